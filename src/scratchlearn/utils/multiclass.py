@@ -1,0 +1,57 @@
+"""What kind of target a classifier was given."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["type_of_target", "check_classification_targets", "unique_labels"]
+
+
+def type_of_target(y) -> str:
+    """One of "binary", "multiclass", "continuous", "multilabel-indicator",
+    "multiclass-multioutput", "continuous-multioutput" or "unknown".
+
+    Floats that are all whole numbers count as class labels; any fractional value makes the
+    target continuous.
+    """
+    if sp.issparse(y):
+        y = y.toarray()
+    y = np.asarray(y)
+    if y.dtype == object and y.size and not all(isinstance(v, (str, int, np.integer,
+                                                                bool, np.bool_, float,
+                                                                np.floating))
+                                                 for v in y.ravel()[:1000]):
+        return "unknown"
+    if y.ndim > 2 or y.size == 0 and y.ndim != 1:
+        return "unknown"
+    if y.ndim == 2 and y.shape[1] == 0:
+        return "unknown"
+    suffix = "-multioutput" if y.ndim == 2 and y.shape[1] > 1 else ""
+    if y.dtype.kind == "f":
+        if not np.all(np.isfinite(y)) or np.any(y != np.round(y)):
+            return "continuous" + suffix
+    if y.ndim == 2 and y.shape[1] > 1:
+        if y.dtype.kind in "biuf" and np.isin(np.unique(y), [0, 1]).all():
+            return "multilabel-indicator"
+        return "multiclass-multioutput"
+    n_unique = len(np.unique(y.ravel()))
+    if n_unique > 2:
+        return "multiclass"
+    return "binary"
+
+
+def check_classification_targets(y) -> None:
+    """Raise a ValueError naming the problem unless y holds class labels."""
+    kind = type_of_target(y)
+    if kind not in ("binary", "multiclass", "multiclass-multioutput", "multilabel-indicator"):
+        raise ValueError(
+            f"Unknown label type: {kind!r}. A classifier needs discrete class labels (ints, "
+            "strings, or whole-valued floats); for a continuous target use a regressor."
+        )
+
+
+def unique_labels(*ys):
+    """Sorted union of the labels found in every y."""
+    labels = np.unique(np.concatenate([np.asarray(y).ravel() for y in ys]))
+    return labels
