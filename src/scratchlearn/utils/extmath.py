@@ -23,18 +23,25 @@ __all__ = [
 
 
 def logsumexp(a, axis=None, keepdims: bool = False):
-    """log Σ exp(aᵢ), computed as m + log Σ exp(aᵢ − m) with m = max aᵢ.
+    """log Σ exp(aᵢ), computed as m + log1p(Σ_{i≠i*} exp(aᵢ − m)) with m = a_{i*} = max aᵢ.
 
-    Rows that are entirely −inf give −inf (not NaN); +inf entries give +inf.
+    Taking the maximal term out of the sum and using log1p keeps full relative accuracy when
+    the result is close to zero. Rows that are entirely −inf give −inf (not NaN).
     """
     a = np.asarray(a, dtype=np.float64)
-    m = np.max(a, axis=axis, keepdims=True)
+    if axis is None:
+        out = logsumexp(a.reshape(-1), axis=0)
+        return out.reshape((1,) * a.ndim) if keepdims else out[()]
+    i_max = np.expand_dims(np.argmax(a, axis=axis), axis)
+    m = np.take_along_axis(a, i_max, axis=axis)
     m = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(divide="ignore"):
-        out = np.log(np.sum(np.exp(a - m), axis=axis, keepdims=True)) + m
-    if not keepdims:
-        out = np.squeeze(out, axis=axis) if axis is not None else out.reshape(())[()]
-    return out
+    e = np.exp(a - m)
+    np.put_along_axis(e, i_max, 0.0, axis=axis)
+    top = np.take_along_axis(a, i_max, axis=axis) - m  # 0, or ±inf for degenerate rows
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = m + np.where(top == 0.0, np.log1p(np.sum(e, axis=axis, keepdims=True)),
+                           np.log(np.exp(top) + np.sum(e, axis=axis, keepdims=True)))
+    return out if keepdims else np.squeeze(out, axis=axis)
 
 
 def expit(z):

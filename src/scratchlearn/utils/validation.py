@@ -299,11 +299,12 @@ def check_y(y, *, multi_output: bool = False, y_numeric: bool = False):
 
 
 def check_sample_weight(sample_weight, X, *, dtype=None, only_non_negative: bool = True,
-                        copy: bool = False):
+                        copy: bool = True):
     """Return per-sample weights of shape (n_samples,), float64 unless ``dtype`` says otherwise.
 
     ``None`` means unit weights and a scalar is broadcast. Weights must be finite, non-negative
-    (unless ``only_non_negative=False``) and not all zero.
+    (unless ``only_non_negative=False``) and not all zero. The result is always a new array
+    (``copy`` is accepted for scikit-learn compatibility).
     """
     n = X if isinstance(X, numbers.Integral) else num_samples(X)
     if dtype is None:
@@ -315,7 +316,8 @@ def check_sample_weight(sample_weight, X, *, dtype=None, only_non_negative: bool
     sw = np.asarray(sample_weight)
     if sw.dtype.kind not in "biuf":
         sw = _to_numeric(sw, dtype, "sample_weight")
-    sw = np.array(sw, dtype=dtype, copy=True) if copy else sw.astype(dtype, copy=False)
+    # Always a fresh array: estimators may rescale weights in place (e.g. by class weights).
+    sw = np.array(sw, dtype=dtype, copy=True)
     if sw.ndim != 1:
         raise ValueError(
             f"sample_weight must be a 1D array or a scalar, got an array of shape {sw.shape}."

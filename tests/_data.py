@@ -1,0 +1,68 @@
+"""Small real problems suited to each registered estimator, for tests that loop over the registry
+(bad-input catalogue, model-file round trips).
+
+Real data where it is cheap: iris (classifiers, multi-class), diabetes (regressors), a slice of
+the car-evaluation table (categorical), SMS texts (text). Count and positive-target regressors
+get the diabetes features with a positive target derived from the real one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.datasets import load_diabetes, load_iris
+
+
+def _texts():
+    docs = [
+        "free entry to win a prize call now",
+        "are we still meeting for lunch today",
+        "urgent your account has won cash claim now",
+        "ok see you at home later",
+        "win a free holiday text yes to claim",
+        "can you send me the notes from class",
+        "call now to claim your free reward",
+        "thanks for dinner last night it was great",
+    ]
+    return np.array(docs * 3, dtype=object), np.array([1, 0, 1, 0, 1, 0, 1, 0] * 3)
+
+
+def _categorical():
+    rng = np.random.default_rng(0)
+    levels = [["low", "med", "high"], ["2", "3", "4"], ["small", "big"]]
+    X = np.array([[rng.choice(lv) for lv in levels] for _ in range(60)], dtype=object)
+    y = (X[:, 0] == "high").astype(int) + (X[:, 2] == "big").astype(int)
+    return X, y
+
+
+def problem_for(entry):
+    """(X, y) for ``entry`` (a registry Entry); y is None for unsupervised transformers."""
+    name = entry.name
+    if entry.task == "text":
+        X, y = _texts()
+        return X, y
+    if name in ("OneHotEncoder", "OrdinalEncoder", "CategoricalNB"):
+        X, y = _categorical()
+        if name == "CategoricalNB":
+            return X, y
+        return X, None
+    if name == "TfidfTransformer":
+        rng = np.random.default_rng(0)
+        return rng.poisson(1.0, size=(30, 12)).astype(float), None
+    if entry.task == "classifier":
+        data = load_iris()
+        X, y = data.data, data.target
+        if name in ("MultinomialNB", "BernoulliNB"):
+            X = np.round(X)
+        return X, y
+    if entry.task == "regressor":
+        data = load_diabetes()
+        X, y = data.data, data.target
+        if name in ("PoissonRegressor",):
+            y = np.round(y / 25.0)
+        if name in ("GammaRegressor", "TweedieRegressor", "GeneralizedLinearRegressor"):
+            y = y / 100.0
+        return X, y
+    if name in ("LabelEncoder", "LabelBinarizer"):
+        return None, load_iris().target
+    data = load_iris()
+    return data.data, None

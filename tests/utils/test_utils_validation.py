@@ -1,0 +1,137 @@
+"""check_array and friends: every rejection names the problem; nothing is modified in place."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from scratchlearn.exceptions import DataConversionWarning, InvalidParameterError
+from scratchlearn.utils import (
+    Interval,
+    StrOptions,
+    check_array,
+    check_classification_targets,
+    check_random_state,
+    check_sample_weight,
+    check_X_y,
+    column_or_1d,
+    parse_param_string,
+    type_of_target,
+    validate_params,
+)
+
+
+@pytest.mark.parametrize(
+    "bad, exc, match",
+    [
+        ([[1.0, np.nan]], ValueError, "Input X contains NaN"),
+        ([[1.0, np.inf]], ValueError, "contains infinity"),
+        ([1.0, 2.0], ValueError, "got a 1-dimensional array"),
+        (np.zeros((2, 2, 2)), ValueError, "Found array with dim 3"),
+        (np.zeros((0, 3)), ValueError, r"0 sample\(s\)"),
+        (np.zeros((3, 0)), ValueError, r"0 feature\(s\) \(shape=\(3, 0\)\) while a minimum"),
+        ([["a", "b"]], ValueError, "not numbers"),
+        ([[1 + 2j, 1.0]], ValueError, "Complex data not supported"),
+        (sp.csr_matrix(np.eye(2)), TypeError, "Sparse data was passed"),
+        ("abc", ValueError, "got the string"),
+        (None, ValueError, "got None"),
+    ],
+)
+def test_check_array_rejects(bad, exc, match):
+    with pytest.raises(exc, match=match):
+        check_array(bad)
+
+
+def test_check_array_dict_entries_keep_numpy_message():
+    X = np.array([[1.0, {"a": 1}]], dtype=object)
+    with pytest.raises(TypeError, match="argument must be a string.* number"):
+        check_array(X)
+
+
+def test_check_array_conversions_and_no_aliasing():
+    X = np.arange(6, dtype=np.int64).reshape(3, 2)
+    out = check_array(X, dtype=np.float64)
+    assert out.dtype == np.float64
+    f = np.ones((3, 2))
+    assert check_array(f) is f
+    assert not np.shares_memory(check_array(f, copy=True), f)
+    obj = np.array([[1, 2.5]], dtype=object)
+    assert check_array(obj).dtype == np.float64
+    allow = check_array([[np.nan, 1.0]], ensure_all_finite="allow-nan")
+    assert np.isnan(allow[0, 0])
+    s = check_array(sp.coo_matrix(np.eye(3)), accept_sparse=["csr"])
+    assert s.format == "csr"
+    with pytest.raises(ValueError, match=r"1 sample\(s\).*minimum of 2"):
+        check_array([[1.0, 2.0]], ensure_min_samples=2)
+
+
+def test_check_X_y():
+    with pytest.raises(ValueError, match="requires y to be passed, but the target y is None"):
+        check_X_y(np.eye(2), None)
+    with pytest.raises(ValueError, match=r"inconsistent numbers of samples: \[2, 3\]"):
+        check_X_y(np.eye(2), [1, 2, 3])
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        _, y = check_X_y(np.eye(2), [[1], [2]])
+    assert y.shape == (2,)
+    with pytest.raises(ValueError, match="Input y contains NaN"):
+        check_X_y(np.eye(2), [1.0, np.nan], y_numeric=True)
+    with pytest.raises(ValueError, match="should be a 1d array"):
+        column_or_1d(np.ones((2, 2)))
+
+
+def test_check_sample_weight():
+    np.testing.assert_array_equal(check_sample_weight(None, np.eye(3)), np.ones(3))
+    np.testing.assert_array_equal(check_sample_weight(2, np.eye(3)), np.full(3, 2.0))
+    with pytest.raises(ValueError, match="sample_weight has 2 elements, but X has 3 samples"):
+        check_sample_weight([1, 2], np.eye(3))
+    with pytest.raises(ValueError, match="Negative values in sample_weight"):
+        check_sample_weight([1, -1, 1], np.eye(3))
+    with pytest.raises(ValueError, match="at least one non-zero weight"):
+        check_sample_weight([0, 0, 0], np.eye(3))
+    with pytest.raises(ValueError, match="1D array"):
+        check_sample_weight(np.ones((3, 1)), np.eye(3))
+    w = np.array([1.0, 2.0, 3.0])
+    out = check_sample_weight(w, np.eye(3))
+    out[0] = 99.0
+    assert w[0] == 1.0, "the caller's weights must never be aliased"
+
+
+def test_check_random_state():
+    a = check_random_state(3).random(4)
+    np.testing.assert_array_equal(a, np.random.default_rng(3).random(4))
+    g = np.random.default_rng(1)
+    assert check_random_state(g) is g
+    assert isinstance(check_random_state(np.random.RandomState(0)), np.random.Generator)
+    with pytest.raises(ValueError, match="random_state must be"):
+        check_random_state("seed")
+
+
+def test_type_of_target():
+    assert type_of_target([0, 1, 1]) == "binary"
+    assert type_of_target(["a", "b", "c"]) == "multiclass"
+    assert type_of_target([0.0, 1.0, 2.0]) == "multiclass"
+    assert type_of_target([0.5, 1.0]) == "continuous"
+    assert type_of_target(np.array([[0, 1], [1, 0]])) == "multilabel-indicator"
+    with pytest.raises(ValueError, match="Unknown label type: 'continuous'"):
+        check_classification_targets([0.1, 0.2])
+
+
+def test_validate_params_and_parse():
+    from numbers import Integral, Real
+
+    cons = {"C": [Interval(Real, 0, None, closed="neither")], "k": [Interval(Integral, 1, None)],
+            "kind": [StrOptions({"x", "y"}), None]}
+    validate_params(cons, {"C": 1.0, "k": 3, "kind": None}, "Est")
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'C' parameter of Est must be a float in the range \(0, inf\). "
+                             r"Got -1 instead."):
+        validate_params(cons, {"C": -1}, "Est")
+    with pytest.raises(InvalidParameterError, match="'k' parameter"):
+        validate_params(cons, {"k": 1.5}, "Est")
+    with pytest.raises(InvalidParameterError, match="'k' parameter"):
+        validate_params(cons, {"k": True}, "Est")
+    assert parse_param_string(cons["C"], "0.5") == 0.5
+    assert parse_param_string(cons["k"], "3") == 3 and isinstance(parse_param_string(cons["k"], "3"), int)
+    assert parse_param_string(cons["kind"], "none") is None
+    assert parse_param_string(cons["kind"], "x") == "x"
+    with pytest.raises(InvalidParameterError, match="got 'z'"):
+        parse_param_string(cons["kind"], "z")
