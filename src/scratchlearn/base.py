@@ -268,8 +268,9 @@ class BaseEstimator:
             return
         raise ValueError(_feature_name_mismatch(fitted, names))
 
-    def _validate_data(self, X="no_validation", y="no_validation", *, reset: bool = True,
-                       **check_params):
+    def _validate_data(
+        self, X="no_validation", y="no_validation", *, reset: bool = True, **check_params
+    ):
         """Validate X (and y) and record or check ``n_features_in_`` / ``feature_names_in_``.
 
         ``reset=True`` (in ``fit``) records them; ``reset=False`` (in ``predict`` and friends)
@@ -284,8 +285,9 @@ class BaseEstimator:
         if no_X:
             from .utils.validation import check_y
 
-            return check_y(y, **{k: v for k, v in check_params.items()
-                                 if k in ("multi_output", "y_numeric")})
+            return check_y(
+                y, **{k: v for k, v in check_params.items() if k in ("multi_output", "y_numeric")}
+            )
         if no_y:
             if y is None and self._scratch_tags()["requires_y"]:
                 raise ValueError(
@@ -306,9 +308,7 @@ def _same(a, b) -> bool:
         return True
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) or sp.issparse(a):
         return False
-    if type(a) is not type(b) and not (
-        isinstance(a, (int, float)) and isinstance(b, (int, float))
-    ):
+    if type(a) is not type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
         return False
     try:
         return bool(a == b)

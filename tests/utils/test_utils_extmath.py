@@ -27,8 +27,9 @@ def test_against_scipy(a):
     # 1e-12 relative: both are the max-shifted formula; differences are rounding only.
     np.testing.assert_allclose(logsumexp(a, axis=1), special.logsumexp(a, axis=1), rtol=1e-12)
     np.testing.assert_allclose(softmax(a), special.softmax(a, axis=1), rtol=1e-12, atol=1e-300)
-    np.testing.assert_allclose(log_softmax(a), special.log_softmax(a, axis=1), rtol=1e-12,
-                               atol=1e-9)
+    np.testing.assert_allclose(
+        log_softmax(a), special.log_softmax(a, axis=1), rtol=1e-12, atol=1e-9
+    )
     np.testing.assert_allclose(expit(a), special.expit(a), rtol=1e-12, atol=1e-300)
     np.testing.assert_allclose(log_expit(a), special.log_expit(a), rtol=1e-12)
 

@@ -118,19 +118,26 @@ def test_type_of_target():
 def test_validate_params_and_parse():
     from numbers import Integral, Real
 
-    cons = {"C": [Interval(Real, 0, None, closed="neither")], "k": [Interval(Integral, 1, None)],
-            "kind": [StrOptions({"x", "y"}), None]}
+    cons = {
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "k": [Interval(Integral, 1, None)],
+        "kind": [StrOptions({"x", "y"}), None],
+    }
     validate_params(cons, {"C": 1.0, "k": 3, "kind": None}, "Est")
-    with pytest.raises(InvalidParameterError,
-                       match=r"The 'C' parameter of Est must be a float in the range \(0, inf\). "
-                             r"Got -1 instead."):
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"The 'C' parameter of Est must be a float in the range \(0, inf\). "
+        r"Got -1 instead.",
+    ):
         validate_params(cons, {"C": -1}, "Est")
     with pytest.raises(InvalidParameterError, match="'k' parameter"):
         validate_params(cons, {"k": 1.5}, "Est")
     with pytest.raises(InvalidParameterError, match="'k' parameter"):
         validate_params(cons, {"k": True}, "Est")
     assert parse_param_string(cons["C"], "0.5") == 0.5
-    assert parse_param_string(cons["k"], "3") == 3 and isinstance(parse_param_string(cons["k"], "3"), int)
+    assert parse_param_string(cons["k"], "3") == 3 and isinstance(
+        parse_param_string(cons["k"], "3"), int
+    )
     assert parse_param_string(cons["kind"], "none") is None
     assert parse_param_string(cons["kind"], "x") == "x"
     with pytest.raises(InvalidParameterError, match="got 'z'"):

@@ -97,7 +97,7 @@ class StrOptions:
 
 @dataclass(frozen=True)
 class Options:
-    """One of a fixed set of non-string values (e.g. ``Options(type, {np.float32, np.float64})``)."""
+    """A fixed set of non-string values, e.g. ``Options(type, {np.float32, np.float64})``."""
 
     type: type
     options: frozenset

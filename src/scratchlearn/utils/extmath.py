@@ -39,8 +39,11 @@ def logsumexp(a, axis=None, keepdims: bool = False):
     np.put_along_axis(e, i_max, 0.0, axis=axis)
     top = np.take_along_axis(a, i_max, axis=axis) - m  # 0, or ±inf for degenerate rows
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = m + np.where(top == 0.0, np.log1p(np.sum(e, axis=axis, keepdims=True)),
-                           np.log(np.exp(top) + np.sum(e, axis=axis, keepdims=True)))
+        out = m + np.where(
+            top == 0.0,
+            np.log1p(np.sum(e, axis=axis, keepdims=True)),
+            np.log(np.exp(top) + np.sum(e, axis=axis, keepdims=True)),
+        )
     return out if keepdims else np.squeeze(out, axis=axis)
 
 

@@ -18,10 +18,14 @@ def type_of_target(y) -> str:
     if sp.issparse(y):
         y = y.toarray()
     y = np.asarray(y)
-    if y.dtype == object and y.size and not all(isinstance(v, (str, int, np.integer,
-                                                                bool, np.bool_, float,
-                                                                np.floating))
-                                                 for v in y.ravel()[:1000]):
+    if (
+        y.dtype == object
+        and y.size
+        and not all(
+            isinstance(v, (str, int, np.integer, bool, np.bool_, float, np.floating))
+            for v in y.ravel()[:1000]
+        )
+    ):
         return "unknown"
     if y.ndim > 2 or y.size == 0 and y.ndim != 1:
         return "unknown"

@@ -243,9 +243,7 @@ def check_consistent_length(*arrays) -> None:
     """Raise if the array-likes (None ignored) do not all have the same number of samples."""
     lengths = [num_samples(a) for a in arrays if a is not None]
     if len(set(lengths)) > 1:
-        raise ValueError(
-            f"Found input variables with inconsistent numbers of samples: {lengths}"
-        )
+        raise ValueError(f"Found input variables with inconsistent numbers of samples: {lengths}")
 
 
 def check_X_y(
@@ -298,8 +296,9 @@ def check_y(y, *, multi_output: bool = False, y_numeric: bool = False):
     return y
 
 
-def check_sample_weight(sample_weight, X, *, dtype=None, only_non_negative: bool = True,
-                        copy: bool = True):
+def check_sample_weight(
+    sample_weight, X, *, dtype=None, only_non_negative: bool = True, copy: bool = True
+):
     """Return per-sample weights of shape (n_samples,), float64 unless ``dtype`` says otherwise.
 
     ``None`` means unit weights and a scalar is broadcast. Weights must be finite, non-negative
@@ -389,11 +388,14 @@ def check_non_negative(X, whom: str) -> None:
         raise ValueError(f"Negative values in data passed to {whom}.")
 
 
-def check_scalar(x, name: str, target_type, *, min_val=None, max_val=None,
-                 include_boundaries: str = "both"):
+def check_scalar(
+    x, name: str, target_type, *, min_val=None, max_val=None, include_boundaries: str = "both"
+):
     """Validate a scalar argument of a public function; return it unchanged."""
-    if not isinstance(x, target_type) or isinstance(x, (bool, np.bool_)) and bool not in (
-        target_type if isinstance(target_type, tuple) else (target_type,)
+    if (
+        not isinstance(x, target_type)
+        or isinstance(x, (bool, np.bool_))
+        and bool not in (target_type if isinstance(target_type, tuple) else (target_type,))
     ):
         raise TypeError(f"{name} must be an instance of {target_type}, not {type(x).__name__}.")
     lo_closed = include_boundaries in ("left", "both")

@@ -1,0 +1,133 @@
+"""Run the benchmark cases: ``python -m benchmarks.run [--filter TEXT] [--no-cold]``.
+
+Every ``benchmarks/cases_*.py`` module contributes a ``CASES`` list. Results are printed as a
+markdown table and written to ``benchmarks/results.md``. ``make bench`` runs this with glibc's
+malloc told to keep freed memory (see benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+import time
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load_cases(filter_text: str | None = None):
+    import benchmarks
+
+    cases = []
+    for mod in sorted(pkgutil.iter_modules(benchmarks.__path__), key=lambda m: m.name):
+        if not mod.name.startswith("cases_"):
+            continue
+        module = importlib.import_module(f"benchmarks.{mod.name}")
+        for case in module.CASES:
+            if filter_text is None or filter_text.lower() in case.name.lower():
+                cases.append(case)
+    return cases
+
+
+def _cold(name: str) -> None:
+    """Child process: time the first call of one case and print it as JSON."""
+    from benchmarks.harness import first_call
+
+    (case,) = [c for c in load_cases() if c.name == name]
+    data = case.make_data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        print(json.dumps({"first_call": first_call(case, data)}))
+
+
+def _fmt(x, digits=2):
+    return "—" if x is None else f"{x:.{digits}f}"
+
+
+def _mark(ratio, target):
+    if ratio is None or target is None:
+        return ""
+    return " ✓" if ratio <= target else " ✗"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--filter", default=None, help="run only cases whose name contains this")
+    parser.add_argument("--no-cold", action="store_true", help="skip the fresh-process timing")
+    parser.add_argument("--cold", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--out", default=os.path.join(HERE, "results.md"))
+    args = parser.parse_args(argv)
+    if args.cold:
+        _cold(args.cold)
+        return 0
+
+    from threadpoolctl import threadpool_limits
+
+    from benchmarks.harness import default_agreement, time_side
+
+    cases = load_cases(args.filter)
+    header = (
+        "| case | fit ratio (1 thread) | fit ratio (default) | predict ratio (1 thread) | "
+        "predict ratio (default) | ours fit s (1 thread) | first call s | agreement | target "
+        "fit / predict |\n|---|---|---|---|---|---|---|---|---|"
+    )
+    rows = []
+    print(header, flush=True)
+    for case in cases:
+        data = case.make_data()
+        ratios = {}
+        ours_fit_1 = None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for threads in (1, None):
+                with threadpool_limits(limits=threads):
+                    t_ours, ours = time_side(case, case.ours, data)
+                    t_theirs, theirs = time_side(case, case.theirs, data)
+                ratios[threads] = (
+                    t_ours.fit / t_theirs.fit,
+                    None if t_ours.predict is None else t_ours.predict / t_theirs.predict,
+                )
+                if threads == 1:
+                    ours_fit_1 = t_ours.fit
+                    agreement = default_agreement(case, ours, theirs, data)
+        cold = None
+        if not args.no_cold:
+            res = subprocess.run(
+                [sys.executable, "-m", "benchmarks.run", "--cold", case.name],
+                capture_output=True,
+                text=True,
+                cwd=os.path.dirname(HERE),
+            )
+            try:
+                cold = json.loads(res.stdout.strip().splitlines()[-1])["first_call"]
+            except (IndexError, ValueError, KeyError):
+                cold = None
+        fit1, pred1 = ratios[1]
+        fitd, predd = ratios[None]
+        row = (
+            f"| {case.name} | {_fmt(fit1)}{_mark(fit1, case.target_fit)} | {_fmt(fitd)} | "
+            f"{_fmt(pred1)}{_mark(pred1, case.target_predict)} | {_fmt(predd)} | "
+            f"{_fmt(ours_fit_1, 3)} | {_fmt(cold, 2)} | {agreement:.2g} | "
+            f"{_fmt(case.target_fit, 1)} / {_fmt(case.target_predict, 1)} |"
+        )
+        rows.append(row)
+        print(row, flush=True)
+        del data
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    with open(args.out, "w") as fh:
+        fh.write(
+            f"Benchmark run {stamp} on {os.cpu_count()} cores. Ratios are ours / "
+            "scikit-learn (lower is better; ✓ meets the target).\n\n"
+        )
+        fh.write(header + "\n" + "\n".join(rows) + "\n")
+    print(f"\nwritten to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
