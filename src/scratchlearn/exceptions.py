@@ -13,6 +13,7 @@ __all__ = [
     "UndefinedMetricWarning",
     "DivergenceError",
     "ModelFileError",
+    "FitFailedWarning",
 ]
 
 
@@ -46,3 +47,7 @@ class DivergenceError(ArithmeticError, ValueError):
 
 class ModelFileError(ValueError):
     """A file given to :func:`scratchlearn.io.load` is not a valid scratchlearn model file."""
+
+
+class FitFailedWarning(RuntimeWarning):
+    """A fit inside cross-validation or a search raised; its scores were set to error_score."""

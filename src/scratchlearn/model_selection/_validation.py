@@ -1,0 +1,589 @@
+"""Estimating how well a model generalises: cross-validation, learning and validation curves.
+
+Symbols
+-------
+K : number of folds              (T_k, V_k) : training and test index sets of fold k
+f̂_k : the model fitted on T_k    s(f̂, V) : a score of a fitted model on the samples V
+
+K-fold cross-validation reports the K scores ``s(f̂_k, V_k)`` and usually their mean, an estimate
+of the score of the model fitted on all the data. Every fold fits a fresh :func:`clone` of the
+estimator, so no information leaks from one fold into the next.
+
+A learning curve fits on growing prefixes of each T_k and plots the training and test scores
+against the number of training samples: a large persistent gap is variance (more data helps), two
+low curves close together are bias (a richer model helps). A validation curve does the same along
+one hyperparameter instead of the training-set size.
+
+Scores follow the "greater is better" convention: ``scoring=None`` uses the estimator's own
+``score`` (accuracy for classifiers, R² for regressors); a string names a scorer of
+:mod:`scratchlearn.metrics` (losses are negated, e.g. ``"neg_mean_squared_error"``); a callable
+``scorer(estimator, X, y) -> float`` is used as it is.
+"""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+import os
+import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..base import clone
+from ..utils.validation import check_consistent_length, check_random_state, num_samples
+from ._split import _indexable, _safe_indexing, check_cv
+
+try:  # the shared exception module may grow this warning; until then it lives here
+    from ..exceptions import FitFailedWarning
+except ImportError:  # pragma: no cover - depends on the state of scratchlearn.exceptions
+
+    class FitFailedWarning(RuntimeWarning):
+        """A fit inside cross-validation raised; its scores were replaced by ``error_score``."""
+
+
+__all__ = [
+    "cross_validate",
+    "cross_val_score",
+    "learning_curve",
+    "validation_curve",
+    "FitFailedWarning",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# helpers shared with _search
+# --------------------------------------------------------------------------------------------
+def _estimator_kind(estimator):
+    """'classifier', 'regressor', ... for scratchlearn and scikit-learn estimators alike.
+
+    Tried in turn: an ``_estimator_type`` attribute (scratchlearn mixins, pipelines), the
+    scratchlearn tags, scikit-learn's tags (only scikit-learn objects have those alone).
+    """
+    kind = getattr(estimator, "_estimator_type", None)
+    if kind is None and hasattr(estimator, "_scratch_tags"):
+        kind = estimator._scratch_tags().get("estimator_type")
+    if kind is None and hasattr(estimator, "__sklearn_tags__"):
+        try:
+            kind = estimator.__sklearn_tags__().estimator_type
+        except Exception:  # noqa: BLE001 - an object with broken tags is simply untyped
+            kind = None
+    return kind
+
+
+def _passthrough_score(estimator, X, y, **kwargs):
+    """The scorer behind ``scoring=None``: the estimator's own ``score`` method."""
+    return estimator.score(X, **kwargs) if y is None else estimator.score(X, y, **kwargs)
+
+
+def _accepts_sample_weight(scorer, estimator) -> bool:
+    """Whether ``scorer`` (or, for ``scoring=None``, ``estimator.score``) takes sample_weight."""
+    target = getattr(estimator, "score", None) if scorer is _passthrough_score else scorer
+    try:
+        return "sample_weight" in inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _resolve_scorer(scoring):
+    if callable(scoring):
+        return scoring
+    if isinstance(scoring, str):
+        try:
+            from ..metrics import get_scorer
+        except ImportError as exc:
+            raise ImportError(
+                f"scoring={scoring!r} names a scorer of scratchlearn.metrics, which could not be "
+                f"imported ({exc}). Pass a callable scorer(estimator, X, y) instead."
+            ) from exc
+        return get_scorer(scoring)
+    raise ValueError(
+        f"A scorer must be a string naming a metric or a callable scorer(estimator, X, y); "
+        f"got {scoring!r}."
+    )
+
+
+def _check_scoring(estimator, scoring):
+    """``(scorers, multimetric)`` with ``scorers`` a dict name -> scorer(estimator, X, y)."""
+    if scoring is None:
+        if not hasattr(estimator, "score"):
+            raise TypeError(
+                f"scoring=None uses the estimator's score method, but {estimator!r} has none. "
+                "Pass scoring."
+            )
+        return {"score": _passthrough_score}, False
+    if isinstance(scoring, str) or callable(scoring):
+        return {"score": _resolve_scorer(scoring)}, False
+    if isinstance(scoring, (list, tuple, set, frozenset)):
+        names = list(scoring)
+        if not names or not all(isinstance(n, str) for n in names):
+            raise ValueError(
+                "A list of scorers must be a non-empty list of metric names (strings); got "
+                f"{scoring!r}. Use a dict to name callables."
+            )
+        if len(set(names)) != len(names):
+            raise ValueError(f"The list of scorers has duplicate names: {scoring!r}.")
+        return {n: _resolve_scorer(n) for n in names}, True
+    if isinstance(scoring, dict):
+        if not scoring or not all(isinstance(k, str) for k in scoring):
+            raise ValueError(f"A dict of scorers needs string keys; got {scoring!r}.")
+        return {k: _resolve_scorer(v) for k, v in scoring.items()}, True
+    raise ValueError(
+        "scoring must be None, a metric name, a callable, a list of metric names or a dict of "
+        f"name -> scorer; got {scoring!r}."
+    )
+
+
+def _check_error_score(error_score):
+    if isinstance(error_score, str) and error_score == "raise":
+        return error_score
+    if isinstance(error_score, numbers.Number) and not isinstance(error_score, bool):
+        return error_score
+    raise ValueError(f"error_score must be 'raise' or a number; got {error_score!r}.")
+
+
+def _merge_params(fit_params, params):
+    """scikit-learn 1.4+ calls the fit parameters ``params``; older code says ``fit_params``."""
+    if fit_params and params:
+        raise ValueError("Pass the fit parameters as params or as fit_params, not both.")
+    return dict(params or fit_params or {})
+
+
+def _slice_fit_params(fit_params, n_samples, indices):
+    """Per-sample fit parameters (``sample_weight`` and the like) restricted to ``indices``."""
+    out = {}
+    for key, value in (fit_params or {}).items():
+        if value is not None and not np.isscalar(value) and hasattr(value, "__len__"):
+            if num_samples(value) == n_samples:
+                value = _safe_indexing(value, indices)
+        out[key] = value
+    return out
+
+
+def _n_workers(n_jobs) -> int:
+    if n_jobs is None:
+        return 1
+    if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be None, a positive int or -1; got {n_jobs!r}.")
+    return (os.cpu_count() or 1) if n_jobs < 0 else int(n_jobs)
+
+
+def _run_tasks(func, tasks, n_jobs=None, progress=None):
+    """``[func(*t) for t in tasks]``, on threads when ``n_jobs`` > 1, results in task order.
+
+    Each task fits its own clone on read-only data, so threads return exactly the sequential
+    results. ``progress`` is a tqdm bar advanced once per finished task.
+    """
+    workers = _n_workers(n_jobs)
+    if workers == 1 or len(tasks) <= 1:
+        out = []
+        for t in tasks:
+            out.append(func(*t))
+            if progress is not None:
+                progress.update(1)
+        return out
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(func, *t) for t in tasks]
+        out = []
+        for f in futures:
+            out.append(f.result())
+            if progress is not None:
+                progress.update(1)
+        return out
+
+
+def _score(scorers, estimator, X, y, error_score, score_params=None):
+    scores = {}
+    for name, scorer in scorers.items():
+        try:
+            value = scorer(estimator, X, y, **(score_params or {}).get(name, {}))
+        except Exception:
+            if error_score == "raise":
+                raise
+            warnings.warn(
+                f"Scoring failed for scorer {name!r}; its score was set to {error_score}.",
+                UserWarning,
+                stacklevel=4,
+            )
+            value = error_score
+        if hasattr(value, "item") and np.ndim(value) == 0:
+            value = value.item()
+        if not isinstance(value, numbers.Number):
+            raise ValueError(
+                f"Scorer {name!r} returned {value!r} ({type(value).__name__}); a scorer must "
+                "return a single number."
+            )
+        scores[name] = value
+    return scores
+
+
+def _fit_and_score(
+    estimator,
+    X,
+    y,
+    scorers,
+    train,
+    test,
+    *,
+    parameters=None,
+    fit_params=None,
+    return_train_score=False,
+    return_estimator=False,
+    error_score=np.nan,
+    score_params=None,
+):
+    """Fit a clone of ``estimator`` (with ``parameters`` set) on ``train``; score on ``test``.
+
+    ``score_params`` maps a scorer name to per-sample keyword arguments (``sample_weight``),
+    sliced to the rows each side is scored on.
+
+    Returns a dict with ``test_scores`` (and ``train_scores``), ``fit_time``, ``score_time``,
+    ``estimator`` and ``fit_error`` (the message of the exception a failed fit raised).
+    """
+    est = clone(estimator)
+    if parameters:
+        est.set_params(**{k: clone(v, safe=False) for k, v in parameters.items()})
+    n = num_samples(X)
+    X_train, y_train = _safe_indexing(X, train), _safe_indexing(y, train)
+    X_test, y_test = _safe_indexing(X, test), _safe_indexing(y, test)
+    fit_kw = _slice_fit_params(fit_params, n, train)
+    result = {"fit_error": None, "estimator": est if return_estimator else None}
+    start = time.perf_counter()
+    try:
+        if y_train is None:
+            est.fit(X_train, **fit_kw)
+        else:
+            est.fit(X_train, y_train, **fit_kw)
+    except Exception as exc:
+        if error_score == "raise":
+            raise
+        result["fit_time"] = time.perf_counter() - start
+        result["score_time"] = 0.0
+        result["fit_error"] = f"{type(exc).__name__}: {exc}"
+        result["test_scores"] = {name: error_score for name in scorers}
+        if return_train_score:
+            result["train_scores"] = {name: error_score for name in scorers}
+        return result
+    result["fit_time"] = time.perf_counter() - start
+    start = time.perf_counter()
+    score_params = score_params or {}
+
+    def sliced(rows):
+        return {name: _slice_fit_params(kw, n, rows) for name, kw in score_params.items()}
+
+    result["test_scores"] = _score(scorers, est, X_test, y_test, error_score, sliced(test))
+    result["score_time"] = time.perf_counter() - start
+    if return_train_score:
+        result["train_scores"] = _score(scorers, est, X_train, y_train, error_score, sliced(train))
+    return result
+
+
+def _warn_or_raise_failures(results) -> None:
+    errors = [r["fit_error"] for r in results if r["fit_error"] is not None]
+    if not errors:
+        return
+    if len(errors) == len(results):
+        raise ValueError(
+            f"All the {len(results)} fits failed. The first error was:\n{errors[0]}\n"
+            "Set error_score='raise' to see the full traceback."
+        )
+    summary = "\n".join(f"{errors.count(e)} fits failed with: {e}" for e in dict.fromkeys(errors))
+    warnings.warn(
+        f"{len(errors)} of the {len(results)} fits failed; their scores are error_score.\n"
+        f"{summary}",
+        FitFailedWarning,
+        stacklevel=3,
+    )
+
+
+def _check_xy_groups(X, y, groups):
+    """Row-indexable X, y, groups of one length (raises otherwise)."""
+    X, y, groups = _indexable(X), _indexable(y), _indexable(groups)
+    check_consistent_length(X, y, groups)
+    if num_samples(X) == 0:
+        raise ValueError("Cross-validation got X with 0 samples.")
+    return X, y, groups
+
+
+# --------------------------------------------------------------------------------------------
+# public functions
+# --------------------------------------------------------------------------------------------
+def cross_validate(
+    estimator,
+    X,
+    y=None,
+    *,
+    groups=None,
+    scoring=None,
+    cv=None,
+    n_jobs=None,
+    return_train_score=False,
+    return_estimator=False,
+    return_indices=False,
+    fit_params=None,
+    params=None,
+    error_score=np.nan,
+):
+    """Fit and score a clone of ``estimator`` on every fold of ``cv``.
+
+    Parameters
+    ----------
+    estimator : object with ``fit`` (and ``score`` when ``scoring=None``)
+    X, y : training data; ``y=None`` for unsupervised estimators.
+    groups : array-like of shape (n_samples,), optional; passed to ``cv.split`` (GroupKFold).
+    scoring : None, str, callable, list of str or dict of name -> str/callable
+    cv : None (5 folds), int, splitter or iterable of (train, test) pairs; an int gives
+        stratified folds for a classifier with binary or multiclass y.
+    n_jobs : None or int
+        Fit folds on this many threads (-1: one per CPU); results are identical to n_jobs=None.
+    return_train_score, return_estimator, return_indices : bool
+        Also return training scores, the fitted estimators, the fold indices.
+    fit_params, params : dict, optional
+        Passed to ``fit`` (``params`` is scikit-learn's newer name); per-sample arrays such as
+        ``sample_weight`` are sliced per fold.
+    error_score : 'raise' or number, default=nan
+        Score given to a fold whose fit raised (with a :class:`FitFailedWarning`).
+
+    Returns
+    -------
+    dict of arrays of shape (K,): ``fit_time``, ``score_time``, ``test_score`` (``test_<name>``
+    for several scorers), ``train_score`` / ``train_<name>``, and ``estimator`` / ``indices``.
+    """
+    X, y, groups = _check_xy_groups(X, y, groups)
+    fit_params = _merge_params(fit_params, params)
+    error_score = _check_error_score(error_score)
+    scorers, multimetric = _check_scoring(estimator, scoring)
+    splitter = check_cv(cv, y, classifier=_estimator_kind(estimator) == "classifier")
+    splits = list(splitter.split(X, y, groups))
+    tasks = [(estimator, X, y, scorers, tr, te) for tr, te in splits]
+
+    def run(est, X_, y_, sc, tr, te):
+        return _fit_and_score(
+            est,
+            X_,
+            y_,
+            sc,
+            tr,
+            te,
+            fit_params=fit_params,
+            return_train_score=return_train_score,
+            return_estimator=return_estimator,
+            error_score=error_score,
+        )
+
+    results = _run_tasks(run, tasks, n_jobs)
+    _warn_or_raise_failures(results)
+    out = {
+        "fit_time": np.array([r["fit_time"] for r in results]),
+        "score_time": np.array([r["score_time"] for r in results]),
+    }
+    if return_estimator:
+        out["estimator"] = [r["estimator"] for r in results]
+    if return_indices:
+        out["indices"] = {"train": [s[0] for s in splits], "test": [s[1] for s in splits]}
+    sides = ["test"] + (["train"] if return_train_score else [])
+    for side in sides:
+        for name in scorers:
+            key = f"{side}_{name}" if multimetric else f"{side}_score"
+            out[key] = np.array([r[f"{side}_scores"][name] for r in results], dtype=float)
+    return out
+
+
+def cross_val_score(
+    estimator,
+    X,
+    y=None,
+    *,
+    groups=None,
+    scoring=None,
+    cv=None,
+    n_jobs=None,
+    fit_params=None,
+    params=None,
+    error_score=np.nan,
+):
+    """The test score of each fold: ``cross_validate(...)["test_score"]`` (one scorer only)."""
+    if scoring is not None and not (isinstance(scoring, str) or callable(scoring)):
+        raise ValueError(
+            "cross_val_score takes a single scorer (a name or a callable); use cross_validate "
+            f"for several. Got scoring={scoring!r}."
+        )
+    result = cross_validate(
+        estimator,
+        X,
+        y,
+        groups=groups,
+        scoring=scoring,
+        cv=cv,
+        n_jobs=n_jobs,
+        fit_params=fit_params,
+        params=params,
+        error_score=error_score,
+    )
+    return result["test_score"]
+
+
+def _translate_train_sizes(train_sizes, n_max):
+    """Absolute training-set sizes: fractions of ``n_max`` (truncated, at least 1) or counts."""
+    sizes = np.asarray(train_sizes)
+    if sizes.ndim != 1 or sizes.size == 0:
+        raise ValueError(f"train_sizes must be a non-empty 1-D array; got {train_sizes!r}.")
+    if sizes.dtype.kind == "f":
+        if sizes.min() <= 0.0 or sizes.max() > 1.0:
+            raise ValueError(
+                "train_sizes given as floats are fractions of the largest training set and must "
+                f"lie in (0, 1]; got values in [{sizes.min()}, {sizes.max()}]."
+            )
+        absolute = np.clip((sizes * n_max).astype(np.int64), 1, n_max)
+    elif sizes.dtype.kind in "iu":
+        if sizes.min() <= 0 or sizes.max() > n_max:
+            raise ValueError(
+                "train_sizes given as ints are numbers of training samples and must lie in "
+                f"[1, {n_max}] (the size of the smallest training fold); got values in "
+                f"[{sizes.min()}, {sizes.max()}]."
+            )
+        absolute = sizes.astype(np.int64)
+    else:
+        raise ValueError(f"train_sizes must hold numbers; got dtype {sizes.dtype}.")
+    unique = np.unique(absolute)
+    if len(unique) < len(absolute):
+        warnings.warn(
+            f"Some train_sizes give the same number of samples and were merged: {unique}.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return unique
+
+
+def learning_curve(
+    estimator,
+    X,
+    y,
+    *,
+    groups=None,
+    train_sizes=np.linspace(0.1, 1.0, 5),  # noqa: B008 - immutable in practice, sklearn's default
+    cv=None,
+    scoring=None,
+    n_jobs=None,
+    shuffle=False,
+    random_state=None,
+    error_score=np.nan,
+    return_times=False,
+    fit_params=None,
+    params=None,
+):
+    """Training and test scores as a function of the number of training samples.
+
+    For every fold k and every size m the estimator is fitted on the first m indices of T_k
+    (after one random permutation of T_k per fold when ``shuffle=True``) and scored on those m
+    samples and on V_k.
+
+    Returns
+    -------
+    train_sizes_abs : ndarray (n_ticks,)  distinct absolute sizes, ascending.
+    train_scores, test_scores : ndarray (n_ticks, K)
+    fit_times, score_times : ndarray (n_ticks, K), only with ``return_times=True``.
+    """
+    X, y, groups = _check_xy_groups(X, y, groups)
+    fit_params = _merge_params(fit_params, params)
+    error_score = _check_error_score(error_score)
+    scorers, multimetric = _check_scoring(estimator, scoring)
+    if multimetric:
+        raise ValueError("learning_curve takes a single scorer (a name or a callable).")
+    splitter = check_cv(cv, y, classifier=_estimator_kind(estimator) == "classifier")
+    splits = list(splitter.split(X, y, groups))
+    if shuffle:
+        rng = check_random_state(random_state)
+        splits = [(rng.permutation(tr), te) for tr, te in splits]
+    sizes = _translate_train_sizes(train_sizes, len(splits[0][0]))
+    tasks = [(tr[:m], te) for tr, te in splits for m in sizes]
+
+    def run(tr, te):
+        return _fit_and_score(
+            estimator,
+            X,
+            y,
+            scorers,
+            tr,
+            te,
+            fit_params=fit_params,
+            return_train_score=True,
+            error_score=error_score,
+        )
+
+    results = _run_tasks(run, tasks, n_jobs)
+    _warn_or_raise_failures(results)
+
+    def table(key, name=None):  # (K * n_ticks,) -> (n_ticks, K)
+        vals = [r[key] if name is None else r[key][name] for r in results]
+        return np.asarray(vals, dtype=float).reshape(len(splits), len(sizes)).T
+
+    out = [sizes, table("train_scores", "score"), table("test_scores", "score")]
+    if return_times:
+        out += [table("fit_time"), table("score_time")]
+    return tuple(out)
+
+
+def validation_curve(
+    estimator,
+    X,
+    y,
+    param_name,
+    param_range,
+    *,
+    groups=None,
+    cv=None,
+    scoring=None,
+    n_jobs=None,
+    error_score=np.nan,
+    fit_params=None,
+    params=None,
+):
+    """Training and test scores of every fold for each value of one hyperparameter.
+
+    ``param_name`` may be nested (``"step__alpha"``). Returns ``(train_scores, test_scores)``,
+    each of shape (len(param_range), K).
+    """
+    X, y, groups = _check_xy_groups(X, y, groups)
+    fit_params = _merge_params(fit_params, params)
+    error_score = _check_error_score(error_score)
+    scorers, multimetric = _check_scoring(estimator, scoring)
+    if multimetric:
+        raise ValueError("validation_curve takes a single scorer (a name or a callable).")
+    if not isinstance(param_name, str):
+        raise ValueError(f"param_name must be the name of a parameter; got {param_name!r}.")
+    if param_name not in estimator.get_params(deep=True):
+        raise ValueError(
+            f"Invalid parameter {param_name!r} for estimator {estimator!r}; valid parameters "
+            f"are {sorted(estimator.get_params(deep=True))}."
+        )
+    values = list(param_range)
+    if not values:
+        raise ValueError("param_range is empty; give at least one value to try.")
+    splitter = check_cv(cv, y, classifier=_estimator_kind(estimator) == "classifier")
+    splits = list(splitter.split(X, y, groups))
+    tasks = [(tr, te, v) for tr, te in splits for v in values]
+
+    def run(tr, te, v):
+        return _fit_and_score(
+            estimator,
+            X,
+            y,
+            scorers,
+            tr,
+            te,
+            parameters={param_name: v},
+            fit_params=fit_params,
+            return_train_score=True,
+            error_score=error_score,
+        )
+
+    results = _run_tasks(run, tasks, n_jobs)
+    _warn_or_raise_failures(results)
+
+    def table(key):  # (K * n_values,) -> (n_values, K)
+        vals = [r[key]["score"] for r in results]
+        return np.asarray(vals, dtype=float).reshape(len(splits), len(values)).T
+
+    return table("train_scores"), table("test_scores")
