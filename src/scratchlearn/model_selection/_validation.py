@@ -32,16 +32,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..base import clone
+from ..exceptions import FitFailedWarning
 from ..utils.validation import check_consistent_length, check_random_state, num_samples
 from ._split import _indexable, _safe_indexing, check_cv
-
-try:  # the shared exception module may grow this warning; until then it lives here
-    from ..exceptions import FitFailedWarning
-except ImportError:  # pragma: no cover - depends on the state of scratchlearn.exceptions
-
-    class FitFailedWarning(RuntimeWarning):
-        """A fit inside cross-validation raised; its scores were replaced by ``error_score``."""
-
 
 __all__ = [
     "cross_validate",
