@@ -61,6 +61,8 @@ def test_get_set_params_nested():
 
 def test_repr_shows_only_changed_parameters():
     assert repr(Toy()) == "Toy()"
+    assert repr(Toy(inner=float("nan"))) == "Toy(inner=nan)"
+    assert repr(clone(Toy())) == "Toy()"
     assert repr(Toy(alpha=2.5, mode="b")) == "Toy(alpha=2.5, mode='b')"
 
 

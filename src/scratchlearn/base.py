@@ -306,6 +306,8 @@ class BaseEstimator:
 def _same(a, b) -> bool:
     if a is b:
         return True
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True  # NaN defaults (e.g. encoded_missing_value) survive clone and load
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) or sp.issparse(a):
         return False
     if type(a) is not type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))):

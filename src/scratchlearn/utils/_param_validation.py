@@ -146,7 +146,10 @@ def _check_simple(constraint, value) -> bool:
             or isinstance(value, (np.random.Generator, np.random.RandomState))
         )
     if constraint == "array-like":
-        return hasattr(value, "__len__") or hasattr(value, "__array__")
+        # Strings are sequences but never array-likes of numbers (as in scikit-learn).
+        return not isinstance(value, (str, bytes)) and (
+            hasattr(value, "__len__") or hasattr(value, "__array__")
+        )
     if constraint == "sparse matrix":
         import scipy.sparse as sp
 

@@ -1,0 +1,162 @@
+"""``scratchlearn demo``: every registered estimator on its showcase dataset, then the stories.
+
+Each estimator with a showcase ``dataset`` in the registry is built with its ``demo_params``,
+adapted to the data (text through ``CountVectorizer``, categories through ``OneHotEncoder``),
+fitted on 75% of at most :data:`MAX_SAMPLES` rows and scored on the other 25% with a fixed seed.
+A failure becomes an ``error: ...`` row instead of stopping the demo. Then each family's story
+module in :data:`STORIES` prints what its ``showcase()`` returns.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+import warnings
+
+import numpy as np
+
+from ._common import QUIET_WARNINGS, adapt_to_data, format_table, load_data, one_line
+
+__all__ = ["STORIES", "MAX_SAMPLES", "QUICK_MAX_SAMPLES", "run_demo"]
+
+#: Modules defining ``showcase() -> str``, printed after the table in this order.
+STORIES = (
+    "scratchlearn.optim._showcase",
+    "scratchlearn.linear_model._showcase",
+    "scratchlearn.naive_bayes._showcase",
+)
+#: Rows used per dataset (a seeded random subset of bigger datasets), to keep the demo short.
+MAX_SAMPLES = 2000
+QUICK_MAX_SAMPLES = 500
+TEST_SIZE = 0.25
+
+
+def demo_entries(quick: bool = False):
+    """Registered estimators that have a showcase dataset (``quick``: the first per family)."""
+    from .._registry import all_estimators
+
+    entries = [e for e in all_estimators() if e.dataset]
+    if not quick:
+        return entries
+    chosen = {}
+    for e in entries:  # per family, the first predictor (or the first entry if none)
+        best = chosen.get(e.family)
+        if best is None or (
+            best.task not in ("classifier", "regressor") and e.task in ("classifier", "regressor")
+        ):
+            chosen[e.family] = e
+    return [e for e in entries if chosen.get(e.family) is e]
+
+
+def _subsample(bunch, max_samples, seed):
+    X, y = bunch["data"], bunch.get("target")
+    n = X.shape[0]
+    if n <= max_samples:
+        return X, y
+    idx = np.sort(np.random.default_rng(seed).permutation(n)[:max_samples])
+    return X[idx], (None if y is None else y[idx])
+
+
+def _run_one(entry, bunch, seed, max_samples):
+    """(metric, score text, fit seconds, note) of one estimator on its dataset."""
+    from ..model_selection import train_test_split
+
+    X, y = _subsample(bunch, max_samples, seed)
+    estimator, adapted = adapt_to_data(entry.cls(**entry.demo_params), bunch["kind"])
+    supervised = entry.task in ("classifier", "regressor")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if supervised:
+            stratify = None
+            if entry.task == "classifier" and np.unique(y, return_counts=True)[1].min() >= 2:
+                stratify = y
+            X_tr, X_te, y_tr, y_te = train_test_split(
+                X, y, test_size=TEST_SIZE, random_state=seed, stratify=stratify
+            )
+        else:
+            X_tr, X_te = train_test_split(X, test_size=TEST_SIZE, random_state=seed)
+        start = time.perf_counter()
+        estimator.fit(X_tr, y_tr) if supervised else estimator.fit(X_tr)
+        seconds = time.perf_counter() - start
+        if entry.task == "classifier":
+            metric, score = "accuracy", f"{estimator.score(X_te, y_te):.4f}"
+        elif entry.task == "regressor":
+            metric, score = "R²", f"{estimator.score(X_te, y_te):.4f}"
+        elif hasattr(estimator, "transform"):
+            metric, score = "features out", str(np.shape(estimator.transform(X_te))[-1])
+        else:
+            metric, score = "-", "-"
+    notes = sorted(
+        {w.category.__name__ for w in caught if not issubclass(w.category, QUIET_WARNINGS)}
+    )
+    if adapted:
+        notes.insert(0, "via " + type(estimator.steps[0][1]).__name__)
+    return metric, score, seconds, ", ".join(notes)
+
+
+def _stories(out):
+    for name in STORIES:
+        short = name.split(".")[1] if name.count(".") >= 1 else name
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
+                print(f"\n(story {name} skipped: module not available)", file=out)
+                continue
+            print(f"\n(story {name} skipped: error: {one_line(exc)})", file=out)
+            continue
+        try:
+            text = module.showcase()
+        except Exception as exc:  # noqa: BLE001 - a broken story must not stop the demo
+            print(f"\n(story {name} failed: {type(exc).__name__}: {one_line(exc)})", file=out)
+            continue
+        heading = f"== {short}: story =="
+        print(f"\n{heading}\n{str(text).rstrip()}", file=out)
+
+
+def run_demo(args, out=sys.stdout, err=sys.stderr) -> int:
+    from tqdm import tqdm
+
+    quick = bool(getattr(args, "quick", False))
+    seed = getattr(args, "seed", 0)
+    max_samples = QUICK_MAX_SAMPLES if quick else MAX_SAMPLES
+    started = time.perf_counter()
+    entries = demo_entries(quick)
+    cache: dict = {}
+    rows = []
+    bar = tqdm(entries, file=err, desc="demo", unit="model", dynamic_ncols=True, leave=False)
+    for entry in bar:
+        bar.set_postfix_str(entry.name)
+        try:
+            if entry.dataset not in cache:
+                cache[entry.dataset] = load_data(entry.dataset)
+            metric, score, seconds, note = _run_one(entry, cache[entry.dataset], seed, max_samples)
+            rows.append((entry.name, entry.dataset, metric, score, f"{seconds:.3f} s", note))
+        except Exception as exc:  # noqa: BLE001 - one failing estimator is a row, not a crash
+            message = one_line(exc)
+            message = message if len(message) <= 90 else message[:87] + "..."
+            rows.append(
+                (
+                    entry.name,
+                    entry.dataset,
+                    "-",
+                    "error",
+                    "-",
+                    f"error: {type(exc).__name__}: {message}",
+                )
+            )
+    bar.close()
+    print(
+        format_table(
+            ("estimator", "dataset", "metric", "score", "fit time", "notes"),
+            rows,
+            align=["<", "<", "<", ">", ">", "<"],
+        ),
+        file=out,
+    )
+    _stories(out)
+    elapsed = time.perf_counter() - started
+    n_err = sum(r[3] == "error" for r in rows)
+    print(f"\ndemo: {len(rows)} estimators ({n_err} errors) in {elapsed:.1f} s", file=out)
+    return 0

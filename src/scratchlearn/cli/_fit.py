@@ -1,0 +1,290 @@
+"""``scratchlearn fit`` and ``scratchlearn predict``."""
+
+from __future__ import annotations
+
+import csv
+import os
+import sys
+import time
+import warnings
+
+import numpy as np
+
+from ._common import (
+    QUIET_WARNINGS,
+    CLIError,
+    adapt_to_data,
+    final_step,
+    load_data,
+    one_line,
+    parse_settings,
+    resolve_entry,
+)
+
+__all__ = ["run_fit", "run_predict", "held_out_scores"]
+
+
+def _log_loss(y_true, proba, classes) -> float:
+    try:
+        from ..metrics import log_loss
+    except ImportError:  # metrics without log_loss: the mean negative log-probability
+        idx = np.searchsorted(classes, y_true)
+        p = np.clip(np.asarray(proba, dtype=np.float64)[np.arange(len(idx)), idx], 1e-15, 1)
+        return float(-np.mean(np.log(p)))
+    return float(log_loss(y_true, proba, labels=classes))
+
+
+def held_out_scores(task: str, estimator, X, y) -> list[tuple[str, float]]:
+    """The metrics reported for a fitted model on held-out data, as (name, value) pairs."""
+    from .. import metrics
+
+    y_pred = estimator.predict(X)
+    if task == "classifier":
+        out = [
+            ("accuracy", metrics.accuracy_score(y, y_pred)),
+            ("macro F1", metrics.f1_score(y, y_pred, average="macro")),
+        ]
+        classes = getattr(estimator, "classes_", None)
+        if hasattr(estimator, "predict_proba") and classes is not None:
+            if np.all(np.isin(y, classes)):
+                out.append(("log loss", _log_loss(y, estimator.predict_proba(X), classes)))
+        return out
+    mse = metrics.mean_squared_error(y, y_pred)
+    return [
+        ("R²", metrics.r2_score(y, y_pred)),
+        ("RMSE", float(np.sqrt(mse))),
+        ("MAE", metrics.mean_absolute_error(y, y_pred)),
+    ]
+
+
+def _split(task, X, y, test_size, seed):
+    from ..model_selection import train_test_split
+
+    stratify = None
+    if task == "classifier":
+        _, counts = np.unique(y, return_counts=True)
+        stratify = y if counts.min() >= 2 else None
+    return train_test_split(X, y, test_size=test_size, random_state=seed, stratify=stratify)
+
+
+def _cross_validate(task, estimator, X, y, k, seed):
+    from ..model_selection import KFold, StratifiedKFold, cross_val_score
+
+    splitter = (StratifiedKFold if task == "classifier" else KFold)(
+        n_splits=k, shuffle=True, random_state=seed
+    )
+    scores = np.asarray(cross_val_score(estimator, X, y, cv=splitter), dtype=np.float64)
+    if np.all(np.isnan(scores)):
+        raise CLIError("every cross-validation fold failed to fit")
+    return scores
+
+
+def _readable_history(estimator) -> bool:
+    from ..plotting._curves import history_columns
+
+    history = getattr(estimator, "history_", None)
+    if history is None:
+        return False
+    try:
+        objective, _ = history_columns(history)
+    except (ValueError, TypeError):
+        return False
+    return int(np.isfinite(objective).sum()) >= 2  # a curve needs two points
+
+
+def _make_plot(path, task, estimator, X_eval, y_eval, target_names=None):
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise CLIError("--plot needs matplotlib: pip install 'scratchlearn[plot]'") from None
+    from .. import plotting
+
+    fig = Figure(figsize=(6.4, 4.8), layout="constrained")
+    ax = fig.add_subplot()
+    if _readable_history(final_step(estimator)):
+        plotting.plot_loss_curve(estimator, ax=ax)
+        what = "loss curve"
+    elif task == "classifier":
+        labels = getattr(estimator, "classes_", None)
+        names = None
+        if labels is not None and target_names:
+            names = [str(v) for v in _as_labels(np.asarray(labels), target_names)]
+        plotting.plot_confusion_matrix(
+            y_eval, estimator.predict(X_eval), ax=ax, labels=labels, display_labels=names
+        )
+        what = "confusion matrix"
+    elif task == "regressor":
+        plotting.plot_predicted_vs_true(y_eval, estimator.predict(X_eval), ax=ax)
+        what = "predicted vs true"
+    else:
+        raise CLIError(f"--plot has no plot for a {task} without a loss history")
+    fig.savefig(path)
+    return what
+
+
+def _prepare(args, out, err):
+    """Check the arguments, load the data and build the (adapted) estimator, before any work."""
+    entry = resolve_entry(args.estimator)
+    base = entry.cls(**parse_settings(entry.cls, args.set))
+    spec = args.data or entry.dataset
+    if spec is None:
+        raise CLIError(f"{entry.name} has no showcase dataset; give one with --data")
+    if not 0.0 <= args.test_size < 1.0:
+        raise CLIError(f"--test-size must be in [0, 1); got {args.test_size}")
+    supervised = entry.task in ("classifier", "regressor")
+    if args.cv is not None and not supervised:
+        raise CLIError("--cv needs a classifier or a regressor")
+    bunch = load_data(spec, args.target)
+    if supervised and bunch.get("target") is None:
+        raise CLIError(f"{entry.name} needs a target; name its column with --target")
+    estimator, note = adapt_to_data(base, bunch["kind"])
+    if note:
+        print(note, file=err)
+    X, kind = bunch["data"], bunch["kind"]
+    size = (
+        f"{X.shape[0]} documents"
+        if kind == "text"
+        else f"{X.shape[0]} samples, {X.shape[1]} {kind} features"
+    )
+    print(f"{base!r} on {bunch['source']} ({size}; {entry.task})", file=out)
+    return entry, estimator, bunch, spec
+
+
+def _fit_and_report(args, task, estimator, X, y, out):
+    """Fit (on the training part when there is a held-out part) and print the scores."""
+    supervised = task in ("classifier", "regressor")
+    if supervised and args.test_size > 0:
+        X_tr, X_te, y_tr, y_te = _split(task, X, y, args.test_size, args.seed)
+        print(f"held-out split: {len(y_tr)} train / {len(y_te)} test (seed {args.seed})", file=out)
+    else:
+        X_tr, y_tr, X_te, y_te = X, y, None, None
+    start = time.perf_counter()
+    estimator.fit(X_tr, y_tr) if supervised else estimator.fit(X_tr)
+    seconds = time.perf_counter() - start
+    if X_te is not None:
+        for name, value in held_out_scores(task, estimator, X_te, y_te):
+            print(f"  {name:<9} {value:.4f}", file=out)
+    elif hasattr(estimator, "transform"):
+        print(f"  output shape {np.shape(estimator.transform(X_tr))}", file=out)
+    print(f"fit time: {seconds:.3f} s", file=out)
+    if args.cv is not None:
+        from ..base import clone
+
+        scores = _cross_validate(task, clone(estimator), X, y, args.cv, args.seed)
+        metric = "accuracy" if task == "classifier" else "R²"
+        mean, std = np.nanmean(scores), np.nanstd(scores)
+        print(f"cv ({args.cv} folds) {metric}: {mean:.4f} ± {std:.4f}", file=out)
+    return (X_te, y_te) if X_te is not None else (X_tr, y_tr)
+
+
+def run_fit(args, out=sys.stdout, err=sys.stderr) -> int:
+    entry, estimator, bunch, spec = _prepare(args, out, err)
+    task = entry.task
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        X_eval, y_eval = _fit_and_report(
+            args, task, estimator, bunch["data"], bunch.get("target"), out
+        )
+    shown = [w for w in caught if not issubclass(w.category, QUIET_WARNINGS)]
+    for name, message in dict.fromkeys((w.category.__name__, one_line(w.message)) for w in shown):
+        print(f"warning: {name}: {message}", file=err)
+
+    if args.save:
+        from .. import io
+
+        names = bunch.get("feature_names")
+        metadata = {
+            "estimator": entry.name,
+            "data": spec,
+            "kind": bunch["kind"],
+            "task": task,
+            "feature_names": None if names is None else [str(v) for v in names],
+            "target_names": bunch.get("target_names"),
+        }
+        io.save(estimator, args.save, metadata=metadata)
+        print(f"saved model to {args.save}", file=out)
+    if args.plot:
+        what = _make_plot(args.plot, task, estimator, X_eval, y_eval, bunch.get("target_names"))
+        print(f"wrote {what} to {args.plot}", file=out)
+    return 0
+
+
+def _read_table(path: str):
+    """Header and rows (lists of stripped fields) of a CSV file; blank lines skipped."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            records = [[f.strip() for f in r] for r in csv.reader(fh) if r and r != [""]]
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise CLIError(f"{path}: cannot read the CSV file ({one_line(exc)})") from None
+    if len(records) < 2:
+        raise CLIError(f"{path}: need a header line and at least one row")
+    header, rows = records[0], records[1:]
+    for k, row in enumerate(rows, start=2):
+        if len(row) != len(header):
+            raise CLIError(f"{path}, line {k}: expected {len(header)} fields, found {len(row)}")
+    return header, rows
+
+
+def _prediction_input(path: str, meta: dict):
+    """The model's input columns from a CSV with a header, chosen by name when known."""
+    header, rows = _read_table(path)
+    wanted = meta.get("feature_names") or header
+    missing = [w for w in wanted if w not in header]
+    if missing:
+        raise CLIError(
+            f"{path}: no column {missing[0]!r}, which the model needs (it was "
+            f"fitted on columns: {', '.join(map(str, wanted))})"
+        )
+    idx = [header.index(w) for w in wanted]
+    table = np.empty((len(rows), len(idx)), dtype=object)
+    table[:] = [[row[j] for j in idx] for row in rows]  # (n, d) str
+    kind = meta.get("kind", "numeric")
+    if kind == "text":
+        if table.shape[1] != 1:
+            raise CLIError("a text model needs exactly one column of documents")
+        return table[:, 0]
+    if kind == "numeric":
+        try:
+            return np.where(table == "", "nan", table).astype(np.float64)
+        except ValueError:
+            raise CLIError(f"{path}: the model needs numbers, but a column holds text") from None
+    return table
+
+
+def _as_labels(y_pred, target_names):
+    """Class codes 0..K-1 shown as the dataset's class names, when it has them."""
+    if not target_names or y_pred.dtype.kind not in "iu":
+        return y_pred
+    if y_pred.size and (y_pred.min() < 0 or y_pred.max() >= len(target_names)):
+        return y_pred
+    return np.asarray(target_names, dtype=object)[y_pred]
+
+
+def run_predict(args, out=sys.stdout, err=sys.stderr) -> int:
+    from .. import io
+
+    if not os.path.isfile(args.model):
+        raise CLIError(f"no such model file: {args.model}")
+    estimator = io.load(args.model)
+    meta = io.read_metadata(args.model)
+    if not hasattr(estimator, "predict"):
+        raise CLIError(f"{type(estimator).__name__} has no predict (it is not a predictor)")
+    if not os.path.isfile(args.data):
+        raise CLIError(f"no such file: {args.data}")
+    X = _prediction_input(args.data, meta)
+    y_pred = _as_labels(np.asarray(estimator.predict(X)), meta.get("target_names"))
+    if args.out and args.out.lower().endswith(".csv"):
+        with open(args.out, "w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(["prediction"])
+            writer.writerows([[v] for v in y_pred.tolist()])
+    else:
+        text = "\n".join(str(v) for v in y_pred.tolist()) + "\n"
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        else:
+            out.write(text)
+    if args.out:
+        print(f"wrote {len(y_pred)} predictions to {args.out}", file=err)
+    return 0
