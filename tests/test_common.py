@@ -18,11 +18,6 @@ COMMON_EXPECTED_FAILURES = {
         "without importing scikit-learn at run time. Ours derives from the same ValueError and "
         "AttributeError; tests/test_bad_input.py::test_predict_before_fit covers the behaviour."
     ),
-    "check_supervised_y_2d": (
-        "scikit-learn's check counts warnings of its own DataConversionWarning class; ours is a "
-        "separate UserWarning subclass with the same message (no run-time scikit-learn import). "
-        "tests/utils/test_utils_validation.py::test_check_X_y checks the warning and the ravel."
-    ),
 }
 
 ENTRIES = [e for e in all_estimators() if e.common_checks]

@@ -1,0 +1,132 @@
+"""Properties shared by the linear models (hypothesis) and the showcase."""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scratchlearn.linear_model import (
+    ElasticNet,
+    Lasso,
+    LinearRegression,
+    LogisticRegression,
+    PolynomialRegression,
+    Ridge,
+)
+
+SEEDS = st.integers(0, 2**31 - 1)
+FAST = settings(max_examples=25, deadline=None)
+
+
+def _problem(seed, n=30, d=4):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)) * rng.uniform(0.1, 10, d)
+    y = X @ rng.standard_normal(d) + rng.standard_normal(n)
+    return rng, X, y
+
+
+@FAST
+@given(SEEDS)
+def test_duplicated_rows_equal_integer_weights(seed):
+    rng, X, y = _problem(seed)
+    k = rng.integers(0, 4, len(y))
+    k[0] = max(k[0], 1)
+    Xr, yr = np.repeat(X, k, axis=0), np.repeat(y, k)
+    for est in [
+        LinearRegression(),
+        Ridge(alpha=0.7),
+        Lasso(alpha=0.05, tol=1e-12, max_iter=10_000),
+    ]:
+        a = est.fit(X, y, sample_weight=k.astype(float)).coef_.copy()
+        b = est.fit(Xr, yr).coef_
+        # direct solves agree to rounding; CD stops on a 1e-12‖y‖² gap: ~1e-6 in w
+        assert np.allclose(a, b, rtol=1e-6, atol=1e-8)
+
+
+@FAST
+@given(SEEDS)
+def test_row_order_does_not_matter(seed):
+    rng, X, y = _problem(seed)
+    perm = rng.permutation(len(y))
+    for est in [LinearRegression(), Ridge(), ElasticNet(alpha=0.1, tol=1e-12)]:
+        a = est.fit(X, y).coef_.copy()
+        assert np.allclose(a, est.fit(X[perm], y[perm]).coef_, rtol=1e-7, atol=1e-10)
+
+
+@FAST
+@given(SEEDS, st.floats(-1e3, 1e3))
+def test_shifting_y_moves_only_the_intercept(seed, shift):
+    _, X, y = _problem(seed)
+    for est in [LinearRegression(), Ridge(alpha=5.0), Lasso(alpha=0.1, tol=1e-12)]:
+        a = est.fit(X, y)
+        w, b = a.coef_.copy(), a.intercept_
+        a.fit(X, y + shift)
+        assert np.allclose(a.coef_, w, rtol=1e-7, atol=1e-9)  # the penalty ignores b
+        assert a.intercept_ == pytest.approx(b + shift, rel=1e-9, abs=1e-7)
+
+
+@FAST
+@given(SEEDS)
+def test_logistic_probabilities_and_refit(seed):
+    rng, X, y = _problem(seed, n=40)
+    labels = np.digitize(y, np.quantile(y, [1 / 3, 2 / 3]))  # three classes
+    m = LogisticRegression(C=0.5).fit(X, labels)
+    P = m.predict_proba(X)
+    assert np.allclose(P.sum(axis=1), 1.0) and np.all(P >= 0)
+    assert np.array_equal(m.predict(X), m.classes_[np.argmax(P, axis=1)])
+    coef = m.coef_.copy()
+    assert np.array_equal(m.fit(X, labels).coef_, coef)  # deterministic
+
+
+def test_fit_does_not_modify_inputs_or_params():
+    _, X, y = _problem(0)
+    X0, y0 = X.copy(), y.copy()
+    for est in [
+        LinearRegression(solver="gd"),
+        Ridge(),
+        Lasso(),
+        ElasticNet(),
+        PolynomialRegression(degree=3, alpha=0.1),
+        LogisticRegression(solver="gd", max_iter=50),
+    ]:
+        params = est.get_params()
+        target = (y > 0).astype(int) if isinstance(est, LogisticRegression) else y
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(X, target)
+        assert est.get_params() == params
+        assert np.array_equal(X, X0) and np.array_equal(y, y0)
+
+
+def test_showcase_shows_under_and_over_fitting():
+    from scratchlearn.linear_model._showcase import showcase
+
+    text = showcase()
+    rows = {
+        int(line.split()[0]): [float(v) for v in line.split()[1:]]
+        for line in text.splitlines()
+        if line.strip()[:2].strip().isdigit()
+    }
+    train = [rows[k][0] for k in (1, 3, 9, 15)]
+    held = [rows[k][1] for k in (1, 3, 9, 15)]
+    assert train == sorted(train, reverse=True)  # training error falls with the degree
+    assert held[1] < held[0] and held[3] > held[1]  # held-out: U-shaped
+    assert "held-out accuracy" in text
+
+
+def test_constant_target_everywhere():
+    _, X, _ = _problem(3)
+    y = np.full(len(X), -2.5)
+    for est in [
+        Ridge(alpha=3.0),
+        Lasso(alpha=0.1),
+        ElasticNet(alpha=0.1),
+        PolynomialRegression(degree=2),
+        LinearRegression(solver="lstsq"),
+    ]:
+        est.fit(X, y)
+        assert np.allclose(est.coef_, 0.0, atol=1e-10)
+        assert est.intercept_ == pytest.approx(-2.5, abs=1e-10)
+        assert np.allclose(est.predict(X), -2.5)
