@@ -8,6 +8,7 @@ malloc told to keep freed memory (see benchmarks/README.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -43,6 +44,22 @@ def _cold(name: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         print(json.dumps({"first_call": first_call(case, data)}))
+
+
+@contextlib.contextmanager
+def _numba_threads(threads):
+    """threadpoolctl limits BLAS and OpenMP, not Numba's own pool: limit that one too."""
+    try:
+        import numba
+    except ImportError:
+        yield
+        return
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 def _fmt(x, digits=2):
@@ -85,7 +102,7 @@ def main(argv=None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for threads in (1, None):
-                with threadpool_limits(limits=threads):
+                with threadpool_limits(limits=threads), _numba_threads(threads):
                     t_ours, ours = time_side(case, case.ours, data)
                     t_theirs, theirs = time_side(case, case.theirs, data)
                 ratios[threads] = (

@@ -1,0 +1,180 @@
+"""Clustering metrics: pair-counting agreement between two labellings, and silhouettes.
+
+Symbols: ``n`` samples; a contingency table ``N[a, b]`` = number of samples in true class ``a``
+and predicted cluster ``b``, with row sums ``Aₐ`` and column sums ``B_b``; ``C(m, 2) = m(m−1)/2``.
+
+Pair counting looks at the ``C(n, 2)`` unordered pairs of samples:
+
+* pairs together in both labellings: ``T = Σₐ_b C(N[a,b], 2)``;
+* together in the first / the second: ``Σₐ C(Aₐ, 2)`` / ``Σ_b C(B_b, 2)``.
+
+Rand index ``RI = (pairs on which both labellings agree)/C(n, 2)``; the adjusted Rand index
+``ARI = (T − E[T])/(max T − E[T])`` removes the agreement expected by chance under a random
+permutation of the labels (Hubert & Arabie 1985), so random labellings score ≈ 0.
+
+Silhouette of sample i: ``a(i)`` its mean distance to the other members of its cluster,
+``b(i)`` the smallest mean distance to the members of another cluster,
+``s(i) = (b − a)/max(a, b)`` (0 for a sample alone in its cluster). Distances are computed by
+row blocks of bounded memory, so the n × n matrix never exists at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..utils.validation import (
+    check_array,
+    check_consistent_length,
+    check_random_state,
+    column_or_1d,
+)
+from .pairwise import pairwise_distances_chunked
+
+__all__ = [
+    "contingency_matrix",
+    "pair_confusion_matrix",
+    "rand_score",
+    "adjusted_rand_score",
+    "silhouette_samples",
+    "silhouette_score",
+]
+
+
+def _check_labellings(labels_true, labels_pred):
+    labels_true = column_or_1d(labels_true, input_name="labels_true")
+    labels_pred = column_or_1d(labels_pred, input_name="labels_pred")
+    check_consistent_length(labels_true, labels_pred)
+    for name, lab in (("labels_true", labels_true), ("labels_pred", labels_pred)):
+        if lab.dtype.kind == "f" and not np.all(np.isfinite(lab)):
+            raise ValueError(f"Input {name} contains NaN or infinity.")
+    return labels_true, labels_pred
+
+
+def contingency_matrix(labels_true, labels_pred, *, eps=None, sparse=False, dtype=np.int64):
+    """Table ``N[a, b]`` of samples in class ``a`` (sorted labels of ``labels_true``) and cluster
+    ``b`` (sorted labels of ``labels_pred``); ``eps`` is added to every cell of the dense table."""
+    labels_true, labels_pred = _check_labellings(labels_true, labels_pred)
+    if eps is not None and sparse:
+        raise ValueError("Cannot set 'eps' when sparse=True")
+    classes, rows = np.unique(labels_true, return_inverse=True)
+    clusters, cols = np.unique(labels_pred, return_inverse=True)
+    N = sp.coo_matrix(
+        (np.ones(rows.shape[0]), (rows, cols)), shape=(classes.shape[0], clusters.shape[0])
+    ).tocsr()
+    N.sum_duplicates()
+    if sparse:
+        return N.astype(dtype)
+    N = N.toarray()
+    if eps is not None:
+        return N + eps
+    return N.astype(dtype)
+
+
+def pair_confusion_matrix(labels_true, labels_pred):
+    """2 × 2 counts of ordered sample pairs: ``[[apart in both, together only in pred],
+    [together only in true, together in both]]`` (each unordered pair counted twice)."""
+    labels_true, labels_pred = _check_labellings(labels_true, labels_pred)
+    n = np.int64(labels_true.shape[0])
+    N = contingency_matrix(labels_true, labels_pred, sparse=True).astype(np.int64)
+    both = int(np.sum(N.data.astype(np.int64) ** 2)) - int(n)
+    in_true = int(np.sum(np.asarray(N.sum(axis=1)).ravel().astype(np.int64) ** 2)) - int(n)
+    in_pred = int(np.sum(np.asarray(N.sum(axis=0)).ravel().astype(np.int64) ** 2)) - int(n)
+    C = np.empty((2, 2), dtype=np.int64)
+    C[1, 1] = both
+    C[0, 1] = in_pred - both
+    C[1, 0] = in_true - both
+    C[0, 0] = int(n) * int(n) - int(n) - in_pred - in_true + both
+    return C
+
+
+def rand_score(labels_true, labels_pred):
+    """Rand index: fraction of sample pairs on which the two labellings agree (together in both
+    or apart in both). One sample, or identical trivial labellings, score 1."""
+    C = pair_confusion_matrix(labels_true, labels_pred)
+    agree = C[0, 0] + C[1, 1]
+    total = C.sum()
+    if agree == total or total == 0:
+        return 1.0
+    return float(agree / total)
+
+
+def adjusted_rand_score(labels_true, labels_pred):
+    """Adjusted Rand index in [−0.5, 1]: 1 for identical partitions, ≈ 0 for random ones.
+
+    With the pair counts ``tn, fp, fn, tp`` of :func:`pair_confusion_matrix`:
+    ``ARI = 2(tp·tn − fn·fp) / ((tp + fn)(fn + tn) + (tp + fp)(fp + tn))``.
+    """
+    (tn, fp), (fn, tp) = pair_confusion_matrix(labels_true, labels_pred).astype(np.float64)
+    if fn == 0 and fp == 0:
+        return 1.0
+    return float(2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)))
+
+
+def _check_silhouette_labels(labels, n):
+    codes = np.unique(labels, return_inverse=True)[1]
+    K = int(codes.max()) + 1 if n else 0
+    if not 2 <= K <= n - 1:
+        raise ValueError(
+            f"Number of labels is {K}. Valid values are 2 to n_samples - 1 (inclusive), with "
+            f"n_samples = {n}."
+        )
+    return codes, K
+
+
+def silhouette_samples(X, labels, *, metric="euclidean", **kwds):
+    """Silhouette ``s(i) = (b(i) − a(i))/max(a(i), b(i))`` of every sample (module docstring).
+
+    ``metric`` is any metric of :func:`~scratchlearn.metrics.pairwise.pairwise_distances` or
+    "precomputed" (then ``X`` is the n × n distance matrix, with a zero diagonal).
+    """
+    accept = metric != "precomputed"
+    X = check_array(X, accept_sparse="csr" if accept else False, input_name="X")
+    labels = column_or_1d(labels, input_name="labels")
+    check_consistent_length(X, labels)
+    n = X.shape[0]
+    codes, K = _check_silhouette_labels(labels, n)
+    if metric == "precomputed":
+        if X.shape[0] != X.shape[1]:
+            raise ValueError(f"A precomputed distance matrix must be square; got {X.shape}.")
+        if np.any(np.abs(np.diag(X)) > 100 * np.finfo(np.float64).eps * np.abs(X).max()):
+            raise ValueError(
+                "The precomputed distance matrix contains non-zero elements on "
+                "the diagonal. Use np.fill_diagonal(X, 0)."
+            )
+    onehot = np.zeros((n, K))
+    onehot[np.arange(n), codes] = 1.0  # (n, K)
+    sizes = onehot.sum(axis=0)  # (K,)
+
+    def reduce(D, start):  # D: (rows, n) -> per-cluster sums of distances (rows, K)
+        return D @ onehot
+
+    sums = np.vstack(
+        list(pairwise_distances_chunked(X, reduce_func=reduce, metric=metric, **kwds))
+    )  # (n, K)
+    own = sums[np.arange(n), codes]
+    own_size = sizes[codes]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = own / (own_size - 1)
+        means = sums / sizes[None, :]
+    means[np.arange(n), codes] = np.inf
+    b = means.min(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = (b - a) / np.maximum(a, b)
+    s[own_size == 1] = 0.0  # a sample alone in its cluster
+    return np.nan_to_num(s)
+
+
+def silhouette_score(X, labels, *, metric="euclidean", sample_size=None, random_state=None, **kwds):
+    """Mean silhouette over all samples, or over ``sample_size`` samples drawn without
+    replacement with ``check_random_state(random_state).permutation(n)[:sample_size]``."""
+    if sample_size is not None:
+        X = check_array(X, accept_sparse="csr" if metric != "precomputed" else False)
+        labels = column_or_1d(labels, input_name="labels")
+        check_consistent_length(X, labels)
+        if not 1 <= int(sample_size) <= X.shape[0]:
+            raise ValueError(f"sample_size must be in [1, {X.shape[0]}]; got {sample_size}.")
+        idx = check_random_state(random_state).permutation(X.shape[0])[: int(sample_size)]
+        X = X[idx][:, idx] if metric == "precomputed" else X[idx]
+        labels = labels[idx]
+    return float(np.mean(silhouette_samples(X, labels, metric=metric, **kwds)))
