@@ -236,6 +236,7 @@ _ENTRIES = [
         "regressor",
         "Gamma GLM with log link for positive skewed targets",
         "diabetes",
+        demo_params={"alpha": 0.001},
         sklearn="sklearn.linear_model.GammaRegressor",
     ),
     Entry(
@@ -245,6 +246,7 @@ _ENTRIES = [
         "regressor",
         "Tweedie GLM (power p) with log or identity link",
         "diabetes",
+        demo_params={"power": 1.5, "alpha": 0.001},
         sklearn="sklearn.linear_model.TweedieRegressor",
     ),
     # -- naive Bayes -----------------------------------------------------------------------

@@ -24,6 +24,7 @@ __all__ = ["STORIES", "MAX_SAMPLES", "QUICK_MAX_SAMPLES", "run_demo"]
 STORIES = (
     "scratchlearn.optim._showcase",
     "scratchlearn.linear_model._showcase",
+    "scratchlearn.linear_model._showcase_glm",
     "scratchlearn.naive_bayes._showcase",
 )
 #: Rows used per dataset (a seeded random subset of bigger datasets), to keep the demo short.

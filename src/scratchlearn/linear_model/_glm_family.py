@@ -1,0 +1,375 @@
+"""Exponential-dispersion families of generalized linear models.
+
+Symbols: y the target, μ = E[y|x], V(μ) the variance function (Var[y] = φV(μ)/s), φ the
+dispersion (scale), s the sample weight (number of trials for the binomial family),
+d(y, μ) the unit deviance, ℓ the log-likelihood. Each family is a small class whose method
+bodies are their docstring formulas; ``loglike`` follows statsmodels' definitions so that
+``llf_``, ``aic_`` and ``bic_`` can be compared with ``statsmodels.api.GLM``.
+"""
+
+import numpy as np
+from scipy.special import gammaln, log_wright_bessel, xlogy
+
+__all__ = ["Family", "Normal", "Binomial", "Poisson", "Gamma", "InverseGaussian", "Tweedie"]
+
+_EPS = np.finfo(float).eps
+
+
+def _log_factorial(y):
+    """log y! = log Γ(y + 1), by a cumulative table when y holds small integers (fast path)."""
+    top = y.max(initial=0.0)
+    if top <= 1e6 and np.all(y == np.round(y)):
+        table = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1.0, top + 1.0)))])
+        return table[y.astype(np.intp)]
+    return gammaln(y + 1.0)
+
+
+class Family:
+    """Base class. ``fixed_scale``: φ = 1 by definition (no dispersion to estimate)."""
+
+    name = "family"
+    canonical_link = "identity"
+    fixed_scale = False
+
+    def check_y(self, y, owner):
+        """Raise ValueError if y is outside the family's support (overridden per family)."""
+
+    def clip_mu(self, mu):
+        """Domain guard: μ kept inside the open mean domain (identity for the normal family)."""
+        return mu
+
+    def valid_mu(self, mu):
+        """True when every μ is inside the mean domain (all reals for the normal family)."""
+        return bool(np.all(np.isfinite(mu)))
+
+    def starting_mu(self, y, s):
+        """μ₀ = (y + ȳ)/2: strictly inside the domain for any valid y, as statsmodels does."""
+        return self.clip_mu((y + np.average(y, weights=s)) / 2.0)
+
+    def deviance(self, y, mu, s):
+        """D = Σ sᵢ d(yᵢ, μᵢ)"""
+        return float(s @ self.unit_deviance(y, mu))
+
+    def deviance_split(self, y):
+        """Fast path for optimisers: d(y, μ) = kernel(y, μ) + c(y), where ``c`` depends on y only
+        and is computed once. Returns (kernel, c(y)); the default is (unit_deviance, 0)."""
+        return self.unit_deviance, np.zeros_like(y)
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+
+def _bad_y(owner, family, what, y, mask):
+    k = int(np.count_nonzero(mask))
+    bad = y[mask][0]
+    return ValueError(
+        f"{owner}: the {family} family needs {what}; y has {k} value(s) outside that range "
+        f"(e.g. {bad!r})."
+    )
+
+
+class Normal(Family):
+    """y ~ N(μ, φ/s)."""
+
+    name = "normal"
+
+    def variance(self, mu):
+        """V(μ) = 1"""
+        return np.ones_like(mu)
+
+    def unit_deviance(self, y, mu):
+        """d(y, μ) = (y − μ)²"""
+        return (y - mu) ** 2
+
+    def loglike(self, y, mu, s, scale):
+        """ℓ = −½ Σ [sᵢ(yᵢ − μᵢ)²/φ + log(2πφ/sᵢ)]"""
+        return float(-0.5 * np.sum(s * (y - mu) ** 2 / scale + np.log(2 * np.pi * scale / s)))
+
+
+class Binomial(Family):
+    """sᵢyᵢ ~ Binomial(sᵢ, μᵢ): y a proportion of successes out of s trials (s = 1: y ∈ {0, 1})."""
+
+    name = "binomial"
+    canonical_link = "logit"
+    fixed_scale = True
+
+    def valid_mu(self, mu):
+        """0 ≤ μ ≤ 1"""
+        return bool(np.all(np.isfinite(mu)) and np.all((mu >= 0) & (mu <= 1)))
+
+    def check_y(self, y, owner):
+        bad = (y < 0) | (y > 1)
+        if bad.any():
+            raise _bad_y(owner, "binomial", "proportions 0 <= y <= 1", y, bad)
+
+    def clip_mu(self, mu):
+        return np.clip(mu, _EPS, 1.0 - _EPS)
+
+    def starting_mu(self, y, s):
+        """μ₀ = (sy + ½)/(s + 1)"""
+        return (s * y + 0.5) / (s + 1.0)
+
+    def variance(self, mu):
+        """V(μ) = μ(1 − μ)"""
+        return mu * (1.0 - mu)
+
+    def unit_deviance(self, y, mu):
+        """d(y, μ) = 2[y log(y/μ) + (1 − y) log((1 − y)/(1 − μ))]"""
+        mu = self.clip_mu(mu)
+        return 2.0 * (xlogy(y, y / mu) + xlogy(1.0 - y, (1.0 - y) / (1.0 - mu)))
+
+    def deviance_split(self, y):
+        """d = −2[y log μ + (1 − y) log(1 − μ)] + 2[y log y + (1 − y) log(1 − y)]"""
+
+        def kernel(y, mu):
+            mu = self.clip_mu(mu)
+            return -2.0 * (y * np.log(mu) + (1.0 - y) * np.log1p(-mu))
+
+        return kernel, 2.0 * (xlogy(y, y) + xlogy(1.0 - y, 1.0 - y))
+
+    def loglike(self, y, mu, s, scale=1.0):
+        """ℓ = Σ [log C(sᵢ, sᵢyᵢ) + sᵢyᵢ log μᵢ + sᵢ(1 − yᵢ) log(1 − μᵢ)]"""
+        mu = self.clip_mu(mu)
+        k = s * y
+        log_comb = gammaln(s + 1) - gammaln(k + 1) - gammaln(s - k + 1)
+        return float(np.sum(log_comb + xlogy(k, mu) + xlogy(s - k, 1.0 - mu)))
+
+
+class Poisson(Family):
+    """y ~ Poisson(μ) (weights s multiply each observation's log-likelihood)."""
+
+    name = "poisson"
+    canonical_link = "log"
+    fixed_scale = True
+
+    def valid_mu(self, mu):
+        """μ > 0"""
+        return bool(np.all(np.isfinite(mu)) and np.all(mu > 0))
+
+    def check_y(self, y, owner):
+        bad = y < 0
+        if bad.any():
+            raise _bad_y(owner, "poisson", "non-negative counts y >= 0", y, bad)
+
+    def clip_mu(self, mu):
+        return np.maximum(mu, np.finfo(float).tiny)
+
+    def starting_mu(self, y, s):
+        """μ₀ = (y + ȳ)/2, kept positive"""
+        return np.maximum((y + np.average(y, weights=s)) / 2.0, 1e-3 * max(y.max(), 1.0))
+
+    def variance(self, mu):
+        """V(μ) = μ"""
+        return mu
+
+    def unit_deviance(self, y, mu):
+        """d(y, μ) = 2[y log(y/μ) − (y − μ)]"""
+        return 2.0 * (xlogy(y, y / self.clip_mu(mu)) - y + mu)
+
+    def deviance_split(self, y):
+        """d = 2(μ − y log μ) + 2(y log y − y)"""
+
+        def kernel(y, mu):
+            return 2.0 * (mu - y * np.log(self.clip_mu(mu)))
+
+        return kernel, 2.0 * (xlogy(y, y) - y)
+
+    def loglike(self, y, mu, s, scale=1.0):
+        """ℓ = Σ sᵢ[yᵢ log μᵢ − μᵢ − log yᵢ!]"""
+        return float(np.sum(s * (xlogy(y, mu) - mu - _log_factorial(y))))
+
+
+class Gamma(Family):
+    """y ~ Gamma with mean μ and shape s/φ.  ``fixed_scale=True`` gives the exponential family."""
+
+    name = "gamma"
+    canonical_link = "inverse"
+
+    def __init__(self, fixed_scale=False):
+        self.fixed_scale = fixed_scale
+        self.name = "exponential" if fixed_scale else "gamma"
+
+    def valid_mu(self, mu):
+        """μ > 0"""
+        return bool(np.all(np.isfinite(mu)) and np.all(mu > 0))
+
+    def check_y(self, y, owner):
+        bad = y <= 0
+        if bad.any():
+            raise _bad_y(owner, self.name, "strictly positive y > 0", y, bad)
+
+    def clip_mu(self, mu):
+        return np.maximum(mu, np.finfo(float).tiny)
+
+    def variance(self, mu):
+        """V(μ) = μ²"""
+        return mu * mu
+
+    def unit_deviance(self, y, mu):
+        """d(y, μ) = 2[(y − μ)/μ − log(y/μ)]"""
+        return 2.0 * ((y - mu) / mu - np.log(y / mu))
+
+    def deviance_split(self, y):
+        """d = 2(y/μ + log μ) − 2(1 + log y)"""
+
+        def kernel(y, mu):
+            return 2.0 * (y / mu + np.log(mu))
+
+        return kernel, -2.0 * (1.0 + np.log(y))
+
+    def loglike(self, y, mu, s, scale):
+        """ℓ = Σ [νᵢ log(νᵢyᵢ/μᵢ) − νᵢyᵢ/μᵢ − log Γ(νᵢ) − log yᵢ],  νᵢ = sᵢ/φ"""
+        nu = s / scale
+        r = y / mu
+        return float(np.sum(nu * np.log(nu * r) - nu * r - gammaln(nu) - np.log(y)))
+
+
+class InverseGaussian(Family):
+    """y ~ inverse Gaussian with mean μ and dispersion φ/s."""
+
+    name = "inverse_gaussian"
+    canonical_link = "inverse_squared"
+
+    def valid_mu(self, mu):
+        """μ > 0"""
+        return bool(np.all(np.isfinite(mu)) and np.all(mu > 0))
+
+    def check_y(self, y, owner):
+        bad = y <= 0
+        if bad.any():
+            raise _bad_y(owner, "inverse_gaussian", "strictly positive y > 0", y, bad)
+
+    def clip_mu(self, mu):
+        return np.maximum(mu, np.finfo(float).tiny)
+
+    def variance(self, mu):
+        """V(μ) = μ³"""
+        return mu**3
+
+    def unit_deviance(self, y, mu):
+        """d(y, μ) = (y − μ)²/(yμ²)"""
+        return (y - mu) ** 2 / (y * mu * mu)
+
+    def loglike(self, y, mu, s, scale):
+        """ℓ = −½ Σ [sᵢ(yᵢ − μᵢ)²/(φyᵢμᵢ²) + log(2πφyᵢ³/sᵢ)]"""
+        return float(
+            -0.5
+            * np.sum(s * (y - mu) ** 2 / (scale * y * mu**2) + np.log(2 * np.pi * scale * y**3 / s))
+        )
+
+
+class Tweedie(Family):
+    """Tweedie family with variance power p: p = 0 normal, 1 Poisson, (1, 2) compound
+    Poisson-gamma, 2 gamma, 3 inverse Gaussian; 0 < p < 1 has no distribution and is refused."""
+
+    name = "tweedie"
+    canonical_link = "log"  # scikit-learn's choice for p > 0 ("auto" picks identity for p <= 0)
+
+    def __init__(self, power=0.0):
+        if 0 < power < 1:
+            raise ValueError(f"Tweedie power must be <= 0 or >= 1; got {power}.")
+        self.power = float(power)
+
+    def __repr__(self):
+        return f"Tweedie(power={self.power})"
+
+    def valid_mu(self, mu):
+        """μ > 0 when p > 0"""
+        ok = np.all(np.isfinite(mu))
+        return bool(ok and (self.power <= 0 or np.all(mu > 0)))
+
+    def check_y(self, y, owner):
+        p = self.power
+        if 1 <= p < 2:
+            bad, what = y < 0, f"y >= 0 (power {p})"
+        elif p >= 2:
+            bad, what = y <= 0, f"y > 0 (power {p})"
+        else:
+            return
+        if bad.any():
+            raise _bad_y(owner, "tweedie", what, y, bad)
+
+    def clip_mu(self, mu):
+        return mu if self.power == 0 else np.maximum(mu, np.finfo(float).tiny)
+
+    def starting_mu(self, y, s):
+        mu = (y + np.average(y, weights=s)) / 2.0
+        return mu if self.power <= 0 else np.maximum(mu, 1e-3 * max(y.max(), 1.0))
+
+    def variance(self, mu):
+        """V(μ) = μᵖ"""
+        return np.power(mu, self.power)
+
+    def unit_deviance(self, y, mu):
+        """d(y, μ) = 2[max(y,0)^(2−p)/((1−p)(2−p)) − yμ^(1−p)/(1−p) + μ^(2−p)/(2−p)]
+        (limits at p = 0, 1, 2: normal, Poisson, gamma)"""
+        p = self.power
+        if p == 0:
+            return (y - mu) ** 2
+        if p == 1:
+            return 2.0 * (xlogy(y, y / mu) - y + mu)
+        if p == 2:
+            return 2.0 * ((y - mu) / mu - np.log(y / mu))
+        y_pos = np.maximum(y, 0.0)
+        return 2.0 * (
+            np.power(y_pos, 2 - p) / ((1 - p) * (2 - p))
+            - y * np.power(mu, 1 - p) / (1 - p)
+            + np.power(mu, 2 - p) / (2 - p)
+        )
+
+    def deviance_split(self, y):
+        """d = 2[μ^(2−p)/(2−p) − yμ^(1−p)/(1−p)] + 2 max(y,0)^(2−p)/((1−p)(2−p))"""
+        p = self.power
+        if p in (0, 1, 2):
+            return make_family(("normal", "poisson", "gamma")[int(p)]).deviance_split(y)
+
+        def kernel(y, mu):
+            return 2.0 * (np.power(mu, 2 - p) / (2 - p) - y * np.power(mu, 1 - p) / (1 - p))
+
+        return kernel, 2.0 * np.power(np.maximum(y, 0.0), 2 - p) / ((1 - p) * (2 - p))
+
+    def loglike(self, y, mu, s, scale):
+        """Exact log-density (statsmodels' definition): p = 0, 1, 2 normal, Poisson, gamma; for
+        1 < p < 2 the compound Poisson-gamma density by Wright's Bessel function
+        (Dunn & Smyth 2005), with φᵢ = φ/sᵢ, θ = μ^(1−p)/(1−p), κ = μ^(2−p)/(2−p),
+        a = (2−p)/(1−p):
+        ℓ = Σ [(yᵢθᵢ − κᵢ)/φᵢ + 1{yᵢ>0}(−log yᵢ + log W(−a, 0, ((p−1)φᵢ/yᵢ)^a/((2−p)φᵢ)))];
+        NaN for other powers (no closed form)."""
+        p = self.power
+        if p == 0:
+            return Normal().loglike(y, mu, s, scale)
+        if p == 1:
+            return Poisson().loglike(y, mu, s)
+        if p == 2:
+            return Gamma().loglike(y, mu, s, scale)
+        if not 1 < p < 2:
+            return float("nan")
+        phi = scale / s
+        theta = np.power(mu, 1 - p) / (1 - p)
+        kappa = np.power(mu, 2 - p) / (2 - p)
+        a = (2 - p) / (1 - p)
+        ll = (y * theta - kappa) / phi
+        pos = y > 0
+        x = ((p - 1) * phi[pos] / y[pos]) ** a / ((2 - p) * phi[pos])
+        ll[pos] += -np.log(y[pos]) + log_wright_bessel(-a, 0.0, x)
+        return float(np.sum(ll))
+
+
+FAMILIES = ("normal", "binomial", "poisson", "gamma", "exponential", "inverse_gaussian", "tweedie")
+
+
+def make_family(name, power=0.0):
+    """Family object for a ``family`` string (``power`` only used by "tweedie")."""
+    if name == "normal":
+        return Normal()
+    if name == "binomial":
+        return Binomial()
+    if name == "poisson":
+        return Poisson()
+    if name == "gamma":
+        return Gamma()
+    if name == "exponential":
+        return Gamma(fixed_scale=True)
+    if name == "inverse_gaussian":
+        return InverseGaussian()
+    return Tweedie(power)

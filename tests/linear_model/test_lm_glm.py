@@ -1,0 +1,379 @@
+"""GLMs: hand-checkable fits, links and families, gradients, properties and bad input."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scratchlearn.exceptions import ConvergenceWarning, InvalidParameterError
+from scratchlearn.linear_model._glm import (
+    GammaRegressor,
+    GeneralizedLinearRegressor,
+    PoissonRegressor,
+    TweedieRegressor,
+    glm_objective,
+)
+from scratchlearn.linear_model._glm_family import make_family
+from scratchlearn.linear_model._glm_link import LINKS
+from scratchlearn.optim import check_gradient, numerical_gradient
+
+# -- hand-checkable fits: one binary feature, so the MLE reproduces the two group means ---------
+X2 = np.array([[0.0], [0.0], [1.0], [1.0]])
+
+
+def test_poisson_two_groups_by_hand():
+    y = np.array([1.0, 3.0, 2.0, 6.0])  # group means 2 and 4
+    m = GeneralizedLinearRegressor(family="poisson", tol=1e-14).fit(X2, y)
+    # log μ = b + w x: b = log 2, w = log 4 − log 2 = log 2
+    np.testing.assert_allclose([m.intercept_, m.coef_[0]], [math.log(2), math.log(2)], rtol=1e-12)
+    # D = 2Σ y log(y/μ) (the y − μ terms cancel inside each group)
+    D = 2 * (math.log(1 / 2) + 3 * math.log(3 / 2) + 2 * math.log(2 / 4) + 6 * math.log(6 / 4))
+    assert m.deviance_ == pytest.approx(D, rel=1e-12)
+    np.testing.assert_allclose(m.predict(X2), [2, 2, 4, 4], rtol=1e-12)
+    # Fisher information X̃ᵀdiag(μ)X̃ = [[8, 8], [8, 12]] for (w, b): var(w) = 12/32, var(b) = 8/32
+    np.testing.assert_allclose(m.bse_, np.sqrt([12 / 32, 8 / 32]), rtol=1e-10)
+
+
+def test_gamma_inverse_link_two_groups_by_hand():
+    y = np.array([1.0, 3.0, 2.0, 6.0])
+    m = GeneralizedLinearRegressor(family="gamma", tol=1e-14).fit(X2, y)
+    # 1/μ = b + w x: b = 1/2, w = 1/4 − 1/2
+    np.testing.assert_allclose([m.intercept_, m.coef_[0]], [0.5, -0.25], rtol=1e-10)
+    # Pearson χ² = Σ (y − μ)²/μ² = 2·(1/2)² + 2·(1/2)² = 1, over n − p = 2
+    assert m.dispersion_ == pytest.approx(0.5, rel=1e-10)
+
+
+def test_binomial_trials_two_groups_by_hand():
+    y = np.array([0.25, 0.75])  # 1 of 4 and 3 of 4 successes
+    X = np.array([[0.0], [1.0]])
+    m = GeneralizedLinearRegressor(family="binomial", tol=1e-14).fit(X, y, sample_weight=[4, 4])
+    # L is quadratic in the coefficient error near the optimum, so stopping at a change of
+    # 1e-14·(|L| + 0.1) leaves an error of order √(1e-15) ≈ 3e-8 at most
+    np.testing.assert_allclose(
+        [m.intercept_, m.coef_[0]], [-math.log(3), 2 * math.log(3)], rtol=1e-7
+    )
+    assert m.deviance_ == pytest.approx(0.0, abs=1e-12)  # saturated: one parameter per row
+    # ℓ = Σ log C(4, k) + k log μ + (4 − k) log(1 − μ) with k = 1, 3 and μ = 1/4, 3/4
+    llf = 2 * (math.log(4) + math.log(1 / 4) + 3 * math.log(3 / 4))
+    assert m.llf_ == pytest.approx(llf, rel=1e-12)
+    assert m.aic_ == pytest.approx(-2 * llf + 4, rel=1e-12)
+
+
+def test_binomial_trials_equal_expanded_bernoulli_rows():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))
+    trials = rng.integers(1, 6, size=30)
+    succ = rng.binomial(trials, 0.4)
+    grouped = GeneralizedLinearRegressor(family="binomial", tol=1e-14).fit(
+        X, succ / trials, sample_weight=trials
+    )
+    rows = np.repeat(np.arange(30), trials)
+    yb = np.concatenate([[1.0] * k + [0.0] * (t - k) for k, t in zip(succ, trials, strict=True)])
+    flat = GeneralizedLinearRegressor(family="binomial", tol=1e-14).fit(X[rows], yb)
+    # same likelihood up to the binomial coefficients: same coefficients and standard errors
+    np.testing.assert_allclose(grouped.coef_, flat.coef_, rtol=1e-9)
+    np.testing.assert_allclose(grouped.bse_, flat.bse_, rtol=1e-9)
+
+
+def test_normal_identity_is_least_squares():
+    from sklearn.datasets import load_diabetes
+
+    X, y = load_diabetes(return_X_y=True)
+    m = GeneralizedLinearRegressor().fit(X, y)
+    Xt = np.hstack([X, np.ones((len(y), 1))])
+    beta = np.linalg.lstsq(Xt, y, rcond=None)[0]
+    np.testing.assert_allclose(np.append(m.coef_, m.intercept_), beta, rtol=1e-9)
+    assert m.n_iter_ <= 2 and m.stop_reason_ == "cost_change"
+    assert m.score(X, y) == pytest.approx(1 - m.deviance_ / m.null_deviance_, rel=1e-12)
+
+
+# -- links and families ------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(LINKS))
+def test_link_inverse_and_derivative(name):
+    link = LINKS[name]()
+    mu = np.array([0.1, 0.3, 0.5, 0.8])  # inside every link's domain
+    np.testing.assert_allclose(link.inverse(link.link(mu)), mu, rtol=1e-12)
+    # g′ against central differences of g, one point at a time
+    for m in mu:
+        fd = numerical_gradient(lambda v: float(link.link(v)), np.array(m), eps=1e-6)
+        assert float(link.deriv(np.array(m))) == pytest.approx(float(fd), rel=1e-6)
+
+
+FAMILY_CASES = [
+    ("normal", 0.0, np.array([-1.0, 0.5, 2.0])),
+    ("binomial", 0.0, np.array([0.0, 0.3, 1.0])),
+    ("poisson", 0.0, np.array([0.0, 1.0, 4.0])),
+    ("gamma", 0.0, np.array([0.5, 1.0, 4.0])),
+    ("inverse_gaussian", 0.0, np.array([0.5, 1.0, 4.0])),
+    ("tweedie", 1.5, np.array([0.0, 1.0, 4.0])),
+    ("tweedie", 3.0, np.array([0.5, 1.0, 4.0])),
+    ("tweedie", -1.0, np.array([-1.0, 1.0, 4.0])),
+]
+
+
+@pytest.mark.parametrize("family,power,y", FAMILY_CASES)
+def test_deviance_derivative_matches_variance(family, power, y):
+    # ∂d/∂μ = −2(y − μ)/V(μ): ties the unit deviance to the variance function
+    fam = make_family(family, power)
+    mu = np.array([0.4, 0.6, 0.7]) if family == "binomial" else np.array([0.7, 1.3, 2.0])
+    for yi, mi in zip(y, mu, strict=True):
+        fd = numerical_gradient(lambda m, yi=yi: float(fam.unit_deviance(yi, m)), np.array(mi))
+        expected = -2 * (yi - mi) / fam.variance(mi)
+        assert float(fd) == pytest.approx(expected, rel=1e-6, abs=1e-8)
+    np.testing.assert_allclose(
+        fam.unit_deviance(y, np.where(y > 0, y, 0.5)) * (y > 0), 0, atol=1e-12
+    )
+    assert np.all(fam.unit_deviance(y, mu) >= 0)
+
+
+@pytest.mark.parametrize("family,power,y", FAMILY_CASES)
+def test_deviance_split_fast_path(family, power, y):
+    # kernel(y, μ) + c(y) must equal the plain unit deviance
+    fam = make_family(family, power)
+    mu = np.array([0.4, 0.6, 0.7]) if family == "binomial" else np.array([0.7, 1.3, 2.0])
+    kernel, c = fam.deviance_split(y)
+    np.testing.assert_allclose(kernel(y, mu) + c, fam.unit_deviance(y, mu), rtol=1e-12, atol=1e-12)
+
+
+def test_log_factorial_table():
+    from scipy.special import gammaln
+
+    from scratchlearn.linear_model._glm_family import _log_factorial
+
+    y = np.array([0.0, 1.0, 5.0, 170.0, 3.0])
+    np.testing.assert_allclose(_log_factorial(y), gammaln(y + 1), rtol=1e-12)
+    np.testing.assert_allclose(_log_factorial(y + 0.5), gammaln(y + 1.5), rtol=1e-12)
+
+
+GRAD_CASES = [
+    ("normal", "identity", 0.0),
+    ("normal", "log", 0.0),
+    ("binomial", "logit", 0.0),
+    ("binomial", "probit", 0.0),
+    ("binomial", "cloglog", 0.0),
+    ("poisson", "log", 0.0),
+    ("poisson", "identity", 0.0),
+    ("gamma", "inverse", 0.0),
+    ("gamma", "log", 0.0),
+    ("inverse_gaussian", "inverse_squared", 0.0),
+    ("inverse_gaussian", "log", 0.0),
+    ("tweedie", "log", 1.5),
+    ("tweedie", "log", 3.0),
+]
+
+
+@pytest.mark.parametrize("family,link,power", GRAD_CASES)
+def test_objective_gradient(family, link, power):
+    rng = np.random.default_rng(1)
+    X = rng.uniform(0.1, 1.0, size=(40, 3))
+    Xt = np.hstack([X, np.ones((40, 1))])
+    y = {"binomial": rng.uniform(0, 1, 40), "normal": rng.normal(size=40)}.get(
+        family, rng.gamma(2.0, 1.0, size=40)
+    )
+    fam, lk = make_family(family, power), LINKS[link]()
+    s = rng.uniform(0.5, 2.0, size=40)
+    pen = np.array([0.3, 0.3, 0.3, 0.0])
+    beta = np.array([0.1, 0.2, 0.3, 0.5])  # positive η: valid for the inverse links
+    err = check_gradient(lambda b: glm_objective(b, Xt, y, s, fam, lk, pen), beta)
+    assert err < 1e-6
+    kernel, c = fam.deviance_split(y)
+    fast = glm_objective(beta, Xt, y, s, fam, lk, pen, (kernel, float(s @ c)))
+    plain = glm_objective(beta, Xt, y, s, fam, lk, pen)
+    assert fast[0] == pytest.approx(plain[0], rel=1e-12)
+
+
+# -- behaviour ---------------------------------------------------------------------------------
+def _counts(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    return X, rng.poisson(np.exp(X @ [0.3, -0.2, 0.1] + 0.5)).astype(float)
+
+
+def test_irls_and_lbfgs_agree():
+    X, y = _counts()
+    a = GeneralizedLinearRegressor(family="poisson", alpha=0.1, tol=1e-14).fit(X, y)
+    b = GeneralizedLinearRegressor(
+        family="poisson", alpha=0.1, solver="lbfgs", tol=1e-10, max_iter=500
+    ).fit(X, y)
+    # ‖∇L‖∞ ≤ 1e-10 with a strongly convex L (Hessian ≥ α = 0.1): error ≲ 1e-9
+    np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-8)
+    assert b.stop_reason_ in ("grad_norm", "cost_change") and "grad_norm" in b.history_
+    assert np.all(np.isnan(a.bse_))  # standard errors only for unpenalised fits
+
+
+def test_history_decreases_and_warm_start():
+    X, y = _counts()
+    m = GeneralizedLinearRegressor(family="poisson", tol=1e-12).fit(X, y)
+    assert np.all(np.diff(m.history_["J"]) <= 1e-15)
+    assert len(m.history_["deviance"]) == m.n_iter_
+    m2 = GeneralizedLinearRegressor(family="poisson", tol=1e-12, warm_start=True)
+    m2.fit(X, y)
+    n_cold = m2.n_iter_
+    m2.fit(X, y)
+    assert m2.n_iter_ < n_cold
+    np.testing.assert_allclose(m2.coef_, m.coef_, rtol=1e-10)
+
+
+def test_max_iter_warns():
+    X, y = _counts()
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        m = PoissonRegressor(max_iter=1, tol=1e-12).fit(X, y)
+    assert m.stop_reason_ == "max_iter"
+    with pytest.warns(ConvergenceWarning):
+        GeneralizedLinearRegressor(family="gamma", link="log", max_iter=1).fit(X, y + 1)
+
+
+def test_exponential_family_fixes_scale():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 2))
+    y = rng.exponential(np.exp(X @ [0.5, -0.5] + 1.0))
+    g = GeneralizedLinearRegressor(family="gamma", link="log", tol=1e-14).fit(X, y)
+    e = GeneralizedLinearRegressor(family="exponential", link="log", tol=1e-14).fit(X, y)
+    np.testing.assert_allclose(e.coef_, g.coef_, rtol=1e-12)  # same estimating equations
+    assert e.scale_ == 1.0 and g.scale_ == g.dispersion_
+    np.testing.assert_allclose(e.bse_, g.bse_ / np.sqrt(g.dispersion_), rtol=1e-10)
+
+
+def test_summary_table():
+    X, y = _counts()
+    m = GeneralizedLinearRegressor(family="poisson").fit(X, y)
+    text = m.summary(feature_names=["age", "dose", "sex"])
+    for word in ("age", "dose", "sex", "intercept", "std err", "P>|z|", "family=poisson"):
+        assert word in text
+    z = m.coef_[0] / m.bse_[0]
+    assert f"{z:10.3f}" in text
+    assert f"{math.erfc(abs(z) / math.sqrt(2)):10.4f}" in text
+
+
+def test_tweedie_regressor_links():
+    X, y = _counts()
+    assert TweedieRegressor(power=0).fit(X, y)._family_link()[1].name == "identity"
+    assert TweedieRegressor(power=1.5).fit(X, y)._family_link()[1].name == "log"
+    m = TweedieRegressor(power=1, alpha=0.5, solver="newton-cholesky", tol=1e-12).fit(X, y)
+    p = PoissonRegressor(alpha=0.5, solver="newton-cholesky", tol=1e-12).fit(X, y)
+    np.testing.assert_allclose(m.coef_, p.coef_, rtol=1e-10)  # power 1 is the Poisson model
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000))
+def test_row_order_invariance(seed):
+    X, y = _counts(60, seed)
+    perm = np.random.default_rng(seed).permutation(60)
+    a = GeneralizedLinearRegressor(family="poisson", tol=1e-13).fit(X, y)
+    b = GeneralizedLinearRegressor(family="poisson", tol=1e-13).fit(X[perm], y[perm])
+    # the two runs may stop one IRLS step apart; at a relative objective change of 1e-13 the
+    # coefficients agree to about 1e-9
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=0, atol=1e-8)
+
+
+# -- bad input -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "est,y,match",
+    [
+        (PoissonRegressor(), [1.0, -1.0, 2.0, 0.0], "non-negative"),
+        (GammaRegressor(), [1.0, 0.0, 2.0, 3.0], "strictly positive"),
+        (GeneralizedLinearRegressor(family="binomial"), [0.0, 1.5, 1.0, 0.0], r"0 <= y <= 1"),
+        (GeneralizedLinearRegressor(family="inverse_gaussian"), [1.0, -2, 2, 3], "positive"),
+        (TweedieRegressor(power=1.5), [1.0, -1.0, 2.0, 3.0], "y >= 0"),
+        (TweedieRegressor(power=0.5), [1.0, 1.0, 2.0, 3.0], "power must be <= 0 or >= 1"),
+    ],
+)
+def test_target_domain_errors(est, y, match):
+    X = np.arange(8.0).reshape(4, 2)
+    with pytest.raises(ValueError, match=match):
+        est.fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "est,param",
+    [
+        (GeneralizedLinearRegressor(family="student"), "family"),
+        (GeneralizedLinearRegressor(link="sqrt"), "link"),
+        (GeneralizedLinearRegressor(alpha=-1), "alpha"),
+        (GeneralizedLinearRegressor(solver="sgd"), "solver"),
+        (PoissonRegressor(solver="irls"), "solver"),
+        (PoissonRegressor(tol=0), "tol"),
+        (TweedieRegressor(link="logit"), "link"),
+    ],
+)
+def test_invalid_params(est, param):
+    with pytest.raises(InvalidParameterError, match=f"'{param}' parameter"):
+        est.fit(np.ones((4, 1)), [1.0, 2.0, 3.0, 4.0])
+
+
+def test_nan_and_feature_count():
+    X, y = _counts(20)
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        PoissonRegressor().fit(Xn, y)
+    m = PoissonRegressor().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        m.predict(X[:, :2])
+
+
+def test_unreachable_inverse_link_fails_clearly():
+    # inverse link with η = Xβ ≤ 0 everywhere cannot give a positive mean from the start
+    X = np.array([[1.0], [2.0], [3.0], [4.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = GeneralizedLinearRegressor(family="gamma").fit(X, [1.0, 2.0, 3.0, 4.0])
+    assert np.all(m.predict(X) > 0) and np.all(np.isfinite(m.coef_))
+
+
+def test_identity_link_poisson_stays_in_domain():
+    # statsmodels' IRLS ends this fit with negative means; ours halves steps to keep μ > 0
+    sm = pytest.importorskip("statsmodels.api")
+    d = sm.datasets.cpunish.load_pandas()
+    X = d.exog.to_numpy(float)
+    X[:, 3] = np.log(X[:, 3])
+    y = d.endog.to_numpy(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        m = GeneralizedLinearRegressor(family="poisson", link="identity").fit(X, y)
+    mu = m.predict(X)
+    assert np.all(mu > 0) and np.isfinite(m.deviance_)
+    assert m.deviance_ < m.null_deviance_
+
+
+def test_glm_showcase_text():
+    from scratchlearn.linear_model._showcase_glm import showcase
+
+    text = showcase()
+    assert "Poisson GLM" in text and "P>|z|" in text and "dispersion" in text
+
+
+@pytest.mark.parametrize("solver", ["irls", "lbfgs"])
+def test_separation_warns_and_stays_finite(solver):
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    y = (X[:, 0] > 0).astype(float)
+    with pytest.warns(ConvergenceWarning, match="numerically 0 or 1"):
+        m = GeneralizedLinearRegressor(family="binomial", solver=solver).fit(X, y)
+    assert np.all(np.isfinite(m.coef_)) and m.score(X, y) > 0.95
+    m = GeneralizedLinearRegressor(family="binomial", alpha=0.1, solver=solver).fit(X, y)
+    assert np.all(np.abs(m.coef_) < 10)  # the penalty makes the solution finite
+
+
+def test_lbfgs_never_leaves_the_mean_domain():
+    # identity-link Poisson: L-BFGS trial points with μ <= 0 count as infinitely bad
+    rng = np.random.default_rng(0)
+    X = rng.uniform(0, 1, size=(80, 2))
+    y = rng.poisson(0.2 + 3 * X[:, 0]).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        m = GeneralizedLinearRegressor(
+            family="poisson", link="identity", solver="lbfgs", tol=1e-8, max_iter=500
+        ).fit(X, y)
+    assert np.all(m.predict(X) > 0)
+    ref = GeneralizedLinearRegressor(family="poisson", link="identity", tol=1e-14).fit(X, y)
+    assert m.deviance_ == pytest.approx(ref.deviance_, rel=1e-6)  # same optimum
+
+
+def test_constant_target_score():
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    m = GeneralizedLinearRegressor(family="poisson").fit(X, np.full(20, 3.0))
+    np.testing.assert_allclose(m.predict(X), 3.0, rtol=1e-8)
+    assert m.score(X, np.full(20, 3.0)) in (0.0, 1.0)
