@@ -1,0 +1,265 @@
+"""Naive Bayes for counts (multinomial) and for binary features (Bernoulli).
+
+Symbols: ``n`` samples, ``d`` features (vocabulary size V for text), ``K`` classes; ``N_cj`` the
+(weighted) total of feature j over the samples of class c (``feature_count_``), ``N_c`` the
+(weighted) number of samples of class c (``class_count_``), ``α`` the additive (Laplace)
+smoothing, ``π_c`` the class prior.
+
+Multinomial, for word counts x (the seeds' Laplace-smoothed word probabilities):
+
+.. math::  P(w_j \\mid c) = \\frac{N_{cj} + α}{\\sum_{j'} N_{cj'} + α V}, \\qquad
+           J_c = \\log π_c + \\sum_j x_j \\log P(w_j \\mid c)
+
+Bernoulli, for presence/absence x ∈ {0, 1}:
+
+.. math::  p_{jc} = \\frac{N_{cj} + α}{N_c + 2α}, \\qquad
+           J_c = \\log π_c + \\sum_j \\big[x_j \\log p_{jc} + (1 - x_j) \\log(1 - p_{jc})\\big]
+
+Both are linear in x, so the joint log-likelihood of a whole (sparse) matrix is one product
+``X @ Wᵀ + b``. The counts are sums ``Yᵀ X`` over a one-hot label matrix, so ``partial_fit`` just
+adds them up.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..utils import Bunch
+from ..utils._param_validation import Interval
+from ..utils.extmath import logsumexp
+from ..utils.validation import check_is_fitted, check_non_negative
+from ._base import _BaseNB, _feature_names, class_log_prior
+
+__all__ = ["MultinomialNB", "BernoulliNB"]
+
+
+class _BaseDiscreteNB(_BaseNB):
+    """Counting naive Bayes: ``class_count_``, ``feature_count_`` and their smoothed logs."""
+
+    _parameter_constraints = {
+        "alpha": [Interval(numbers.Real, 0, None, closed="left")],
+        "fit_prior": ["boolean"],
+        "class_prior": ["array-like", None],
+    }
+
+    def _check_X(self, X, *, reset):
+        return self._validate_data(X, reset=reset, accept_sparse="csr")
+
+    def _prepare(self, X):
+        """The transformation applied to X before counting and scoring (identity here)."""
+        return X
+
+    def _init_counters(self, X):
+        K, d = self.classes_.shape[0], X.shape[1]
+        self.class_count_ = np.zeros(K)
+        self.feature_count_ = np.zeros((K, d))
+
+    def _update_counts(self, X, Y):
+        X = self._prepare(X)
+        self.class_count_ += Y.sum(axis=0)
+        # N_cj += Σ_i Y_ic x_ij, i.e. Yᵀ X (K, d); for sparse X as (Xᵀ Y)ᵀ, never densified
+        if sp.issparse(X):
+            self.feature_count_ += np.asarray((X.T @ Y).T)
+        else:
+            self.feature_count_ += Y.T @ X
+
+    def _update_model(self):
+        self._update_feature_log_prob()
+        self.class_log_prior_ = class_log_prior(
+            self.class_count_,
+            class_prior=self.class_prior,
+            fit_prior=self.fit_prior,
+            prior_alpha=self.alpha if getattr(self, "prior_smoothing", False) else 0.0,
+        )
+
+    # -- the log-likelihood-ratio view and the most indicative features --------------------
+    def log_likelihood_ratio(self, pos_label=None) -> Bunch:
+        """The seeds' two-class view: ``log P(pos)/P(neg) + Σ_j x_j · log P(w_j|pos)/P(w_j|neg)``.
+
+        Returns a Bunch with ``feature`` (d,) = log P(w_j | pos) − log P(w_j | neg) (for
+        BernoulliNB, of the feature being present) and ``prior`` = log π_pos − log π_neg.
+        ``pos_label`` defaults to ``classes_[1]``. Only for two classes.
+        """
+        check_is_fitted(self)
+        if self.classes_.shape[0] != 2:
+            raise ValueError(
+                f"The log-likelihood ratio needs exactly two classes; this model has "
+                f"{self.classes_.shape[0]}."
+            )
+        pos = 1 if pos_label is None else self._class_index(pos_label)
+        neg = 1 - pos
+        flp, clp = self.feature_log_prob_, self.class_log_prior_
+        return Bunch(
+            feature=flp[pos] - flp[neg],
+            prior=float(clp[pos] - clp[neg]),
+            pos_label=self.classes_[pos],
+            neg_label=self.classes_[neg],
+        )
+
+    def top_features(self, n=10, class_=None, *, feature_names=None) -> list:
+        """The ``n`` features that most indicate ``class_`` (default: ``classes_[-1]``).
+
+        A feature's score is ``log P(w | c) − log mean_{c' ≠ c} P(w | c')``: for two classes,
+        exactly the log-likelihood ratio of :meth:`log_likelihood_ratio`. Returns a list of
+        ``(name, score)`` sorted by decreasing score. ``feature_names`` (e.g. a vectoriser's
+        ``get_feature_names_out()``) names the columns; default ``feature_names_in_`` or x0, x1...
+        """
+        check_is_fitted(self)
+        c = self.classes_.shape[0] - 1 if class_ is None else self._class_index(class_)
+        flp = self.feature_log_prob_
+        others = np.delete(flp, c, axis=0)
+        if others.shape[0] == 0:
+            score = flp[c]
+        else:
+            score = flp[c] - (logsumexp(others, axis=0) - np.log(others.shape[0]))
+        names = _feature_names(self, feature_names)
+        order = np.argsort(-score, kind="stable")[: int(n)]
+        return [(names[j], float(score[j])) for j in order]
+
+    def _class_index(self, label) -> int:
+        hits = np.flatnonzero(self.classes_ == label)
+        if hits.size == 0:
+            raise ValueError(f"{label!r} is not one of the classes {self.classes_!r}.")
+        return int(hits[0])
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(X_types=["2darray", "sparse"], poor_score=True)
+        return t
+
+
+class MultinomialNB(_BaseDiscreteNB):
+    """Naive Bayes for counts (bag of words), with additive smoothing.
+
+    .. math::
+
+        \\hat y = \\arg\\max_c \\; \\log π_c + \\sum_j x_j \\log
+                  \\frac{N_{cj} + α}{\\sum_{j'} N_{cj'} + α d}
+
+    Parameters
+    ----------
+    alpha : float ≥ 0, default 1.0
+        Additive smoothing; 1 is the seeds' Laplace (add-one) smoothing. It is used as given:
+        0 means no smoothing, and a feature never seen in a class then has log-probability −inf.
+    fit_prior : bool, default True
+        Learn π_c as the class frequency; False: uniform prior.
+    class_prior : array-like (K,) or None
+        Fixed priors (override ``fit_prior``).
+
+    Attributes
+    ----------
+    classes_, class_count_ (K,), feature_count_ (K, d), feature_log_prob_ (K, d) = log P(w_j|c),
+    class_log_prior_ (K,), n_features_in_.
+
+    X may be a scipy sparse matrix (kept sparse throughout). Negative counts raise.
+    """
+
+    def __init__(self, *, alpha=1.0, fit_prior=True, class_prior=None):
+        self.alpha = alpha
+        self.fit_prior = fit_prior
+        self.class_prior = class_prior
+
+    def _prepare(self, X):
+        check_non_negative(X, "MultinomialNB (input X)")
+        return X
+
+    def _update_feature_log_prob(self):
+        smoothed = self.feature_count_ + self.alpha  # N_cj + α, (K, d)
+        # log P(w_j | c) = log(N_cj + α) − log(Σ_j' N_cj' + α d)
+        with np.errstate(divide="ignore"):
+            self.feature_log_prob_ = np.log(smoothed) - np.log(smoothed.sum(axis=1, keepdims=True))
+
+    def _joint_log_likelihood(self, X):
+        # J = X · log P(w | c)ᵀ + log π, (n, K)
+        return np.asarray(X @ self.feature_log_prob_.T) + self.class_log_prior_
+
+    def _explain_terms(self, X):
+        x = X.toarray()[0] if sp.issparse(X) else np.asarray(X)[0]
+        idx = np.flatnonzero(x)
+        values = [int(v) if float(v).is_integer() else float(v) for v in x[idx]]
+        terms = x[idx, None] * self.feature_log_prob_[:, idx].T  # x_j log P(w_j|c), (m, K)
+        return idx, values, terms
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(positive_X=True)
+        return t
+
+
+class BernoulliNB(_BaseDiscreteNB):
+    """Naive Bayes for binary features: presence and absence both count.
+
+    .. math::
+
+        \\hat y = \\arg\\max_c \\; \\log π_c + \\sum_j x_j \\log p_{jc}
+                  + (1 - x_j) \\log(1 - p_{jc}), \\qquad p_{jc} = \\frac{N_{cj} + α}{N_c + 2α}
+
+    Parameters
+    ----------
+    alpha : float ≥ 0, default 1.0
+        Additive smoothing of p_jc (and of the prior when ``prior_smoothing``).
+    binarize : float or None, default 0.0
+        Threshold: x_j > binarize counts as present. None: X is taken to be 0/1 already.
+    fit_prior : bool, default True
+        Learn π_c from the data; False: uniform prior.
+    class_prior : array-like (K,) or None
+        Fixed priors (override ``fit_prior``).
+    prior_smoothing : bool, default False
+        Laplace-smooth the learned prior as the seeds write it, π_c = (N_c + α)/(n + αK).
+        Off by default, as in scikit-learn (π_c = N_c / n).
+
+    Attributes
+    ----------
+    classes_, class_count_ (K,), feature_count_ (K, d) (weighted count of x_j = 1 in class c),
+    feature_log_prob_ (K, d) = log p_jc, class_log_prior_ (K,), n_features_in_.
+    """
+
+    _parameter_constraints = {
+        **_BaseDiscreteNB._parameter_constraints,
+        "binarize": [None, Interval(numbers.Real, None, None)],
+        "prior_smoothing": ["boolean"],
+    }
+
+    def __init__(
+        self, *, alpha=1.0, binarize=0.0, fit_prior=True, class_prior=None, prior_smoothing=False
+    ):
+        self.alpha = alpha
+        self.binarize = binarize
+        self.fit_prior = fit_prior
+        self.class_prior = class_prior
+        self.prior_smoothing = prior_smoothing
+
+    def _prepare(self, X):
+        if self.binarize is None:
+            return X
+        if sp.issparse(X):
+            X = X.copy()
+            X.data = (X.data > self.binarize).astype(np.float64)
+            return X
+        return (np.asarray(X) > self.binarize).astype(np.float64)
+
+    def _update_feature_log_prob(self):
+        denom = np.log(self.class_count_ + 2.0 * self.alpha)[:, None]  # log(N_c + 2α)
+        with np.errstate(divide="ignore"):
+            # log p_jc and log(1 − p_jc), both straight from the counts (no 1 − exp(·) rounding)
+            self.feature_log_prob_ = np.log(self.feature_count_ + self.alpha) - denom
+            self._neg_log_prob = (
+                np.log(self.class_count_[:, None] - self.feature_count_ + self.alpha) - denom
+            )
+
+    def _joint_log_likelihood(self, X):
+        X = self._prepare(X)
+        # J = Σ_j log(1 − p_jc) + x · [log p − log(1 − p)]ᵀ + log π, (n, K)
+        W = self.feature_log_prob_ - self._neg_log_prob
+        b = self._neg_log_prob.sum(axis=1) + self.class_log_prior_
+        return np.asarray(X @ W.T) + b
+
+    def _explain_terms(self, X):
+        X = self._prepare(X)
+        x = X.toarray()[0] if sp.issparse(X) else np.asarray(X)[0]
+        present = x[:, None] != 0
+        terms = np.where(present, self.feature_log_prob_.T, self._neg_log_prob.T)  # (d, K)
+        return np.arange(x.shape[0]), [int(v != 0) for v in x], terms
