@@ -114,8 +114,12 @@ def test_single_sample_and_single_class(entry):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=ids(ENTRIES))
 def test_predict_before_fit(entry):
-    X, _ = problem_for(entry)
+    X, y = problem_for(entry)
     est = entry.make()
+    if not est._scratch_tags()["requires_fit"]:
+        # Stateless transformers (as in scikit-learn) must work unfitted, and equal a fitted one.
+        np.testing.assert_array_equal(_apply(est, X), _apply(_fit(entry.make(), X, y), X))
+        return
     with pytest.raises(NotFittedError, match=f"This {entry.name} instance is not fitted yet"):
         _apply(est, X)
 
