@@ -66,3 +66,40 @@ def problem_for(entry):
         return None, load_iris().target
     data = load_iris()
     return data.data, None
+
+
+_SHARED_LAYOUT = {
+    "sms_spam/SMSSpamCollection": "SMSSpamCollection.gz",
+    "car_evaluation/car.data": "car.data.gz",
+    "mushroom/agaricus-lepiota.data": "agaricus-lepiota.data.gz",
+    "congressional_voting/house-votes-84.data": "house-votes-84.data.gz",
+    "tic_tac_toe/tic-tac-toe.data": "tic-tac-toe.data.gz",
+    "ltr/modechoice.csv": "modechoice.csv.gz",
+}
+
+
+def shared_data_dir() -> str:
+    """A folder laid out like ``shared/data``, rebuilt from the copies bundled in the package.
+
+    The bundled files are the originals gzipped (tests/datasets check their sha256 against
+    shared/data), so tests read the same bytes whether or not shared/ sits beside the clone.
+    Safe under pytest-xdist: each file is written to a temporary name and renamed into place.
+    """
+    import gzip
+    import os
+    import tempfile
+    from importlib import resources
+
+    root = os.path.join(tempfile.gettempdir(), f"scratchlearn-shared-data-{os.getuid()}")
+    bundled = resources.files("scratchlearn.datasets") / "data"
+    for rel, gz_name in _SHARED_LAYOUT.items():
+        target = os.path.join(root, rel)
+        if os.path.exists(target):
+            continue
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        raw = gzip.decompress((bundled / gz_name).read_bytes())
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+        os.replace(tmp, target)
+    return root

@@ -13,6 +13,7 @@ from sklearn.decomposition import PCA
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, cross_val_score
 
+from _data import shared_data_dir  # tests/ is on sys.path (rootdir conftest)
 from scratchlearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier
 from scratchlearn.linear_model import Ridge
 from scratchlearn.pipeline import Pipeline, make_pipeline
@@ -271,7 +272,7 @@ def test_encoder_pipeline_on_car_evaluation_matches_sklearn():
 
     from scratchlearn.preprocessing import OneHotEncoder
 
-    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "car_evaluation" / "car.data"
+    path = Path(shared_data_dir()) / "car_evaluation" / "car.data"
     table = np.loadtxt(path, dtype=str, delimiter=",").astype(object)
     X, y = table[:, :-1], table[:, -1]
     ours = make_pipeline(OneHotEncoder(handle_unknown="ignore"), LogisticRegression(max_iter=300))

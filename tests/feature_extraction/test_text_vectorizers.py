@@ -12,10 +12,11 @@ import pytest
 import scipy.sparse as sp
 import sklearn.feature_extraction.text as sk
 
+from _data import shared_data_dir  # tests/ is on sys.path (rootdir conftest)
 from scratchlearn.exceptions import NotFittedError
 from scratchlearn.feature_extraction.text import CountVectorizer, TfidfTransformer, TfidfVectorizer
 
-DATA = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data")
+DATA = shared_data_dir()
 
 
 @functools.lru_cache(maxsize=1)

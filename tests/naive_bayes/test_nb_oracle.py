@@ -16,10 +16,11 @@ import sklearn.naive_bayes as sk
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
 from sklearn.preprocessing import OrdinalEncoder
 
+from _data import shared_data_dir  # tests/ is on sys.path (rootdir conftest)
 from scratchlearn.feature_extraction.text import CountVectorizer
 from scratchlearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
 
-DATA = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data")
+DATA = shared_data_dir()
 TOL = 1e-10  # same arithmetic: rounding only
 
 

@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import preprocessing as skp
 
+from _data import shared_data_dir  # tests/ is on sys.path (rootdir conftest)
 from scratchlearn.exceptions import InvalidParameterError, NotFittedError
 from scratchlearn.preprocessing import OneHotEncoder, OrdinalEncoder
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+DATA = Path(shared_data_dir())
 CAR = np.loadtxt(DATA / "car_evaluation" / "car.data", dtype=str, delimiter=",")  # (1728, 7)
 MUSH = np.loadtxt(DATA / "mushroom" / "agaricus-lepiota.data", dtype=str, delimiter=",")
 CAR_TRAIN, CAR_TEST = CAR[::2], CAR[1::2]

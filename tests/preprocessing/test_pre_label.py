@@ -7,10 +7,11 @@ import pytest
 from sklearn import preprocessing as skp
 from sklearn.datasets import load_iris
 
+from _data import shared_data_dir  # tests/ is on sys.path (rootdir conftest)
 from scratchlearn.exceptions import InvalidParameterError, NotFittedError
 from scratchlearn.preprocessing import LabelBinarizer, LabelEncoder
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+DATA = Path(shared_data_dir())
 CAR_Y = np.loadtxt(DATA / "car_evaluation" / "car.data", dtype=str, delimiter=",")[:, -1]
 IRIS_Y = load_iris().target
 TARGETS = {
