@@ -400,3 +400,19 @@ def test_installed_command_exit_status(tmp_path):
         timeout=120,
     )
     assert ok.returncode == 0 and ok.stdout.startswith("scratchlearn ")
+
+
+def test_predict_single_column_model_accepts_any_header(capsys, tmp_path):
+    """A one-feature model (here text) reads a one-column CSV whatever its header is."""
+    model = tmp_path / "spam.slm"
+    code, _, err = run(capsys, "fit", "multinomial-nb", "--data", "sms_spam", "--save", str(model))
+    assert code == 0, err
+    rows = tmp_path / "msgs.csv"
+    with open(rows, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["text"])
+        w.writerow(["WINNER! Claim your free cash prize now, call 09061701461"])
+        w.writerow(["see you at lunch tomorrow?"])
+    code, out, err = run(capsys, "predict", str(model), "--data", str(rows))
+    assert code == 0, err
+    assert out.splitlines() == ["spam", "ham"]

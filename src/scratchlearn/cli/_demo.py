@@ -83,7 +83,9 @@ def _run_one(entry, bunch, seed, max_samples):
         if entry.task == "classifier":
             metric, score = "accuracy", f"{estimator.score(X_te, y_te):.4f}"
         elif entry.task == "regressor":
-            metric, score = "R²", f"{estimator.score(X_te, y_te):.4f}"
+            # GLMs score by deviance explained (D²), which they name in _score_name.
+            metric = getattr(estimator, "_score_name", "R²")
+            score = f"{estimator.score(X_te, y_te):.4f}"
         elif hasattr(estimator, "transform"):
             metric, score = "features out", str(np.shape(estimator.transform(X_te))[-1])
         else:

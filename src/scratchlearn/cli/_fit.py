@@ -230,6 +230,9 @@ def _prediction_input(path: str, meta: dict):
     header, rows = _read_table(path)
     wanted = meta.get("feature_names") or header
     missing = [w for w in wanted if w not in header]
+    if missing and len(wanted) == 1 and len(header) == 1:
+        # One input column, whatever its header says: e.g. a column of messages for a text model.
+        wanted, missing = header, []
     if missing:
         raise CLIError(
             f"{path}: no column {missing[0]!r}, which the model needs (it was "
