@@ -216,7 +216,7 @@ _ENTRIES = [
         _L,
         "linear_model",
         "regressor",
-        "GLM with any family and link, fitted by IRLS",
+        "GLM with any family and link, fitted by IRLS, L-BFGS or gradient descent",
         "diabetes",
         demo_params={"family": "normal", "link": "identity"},
     ),

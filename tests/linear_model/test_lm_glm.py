@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scratchlearn.exceptions import ConvergenceWarning, InvalidParameterError
+from scratchlearn.exceptions import ConvergenceWarning, DivergenceError, InvalidParameterError
 from scratchlearn.linear_model._glm import (
     GammaRegressor,
     GeneralizedLinearRegressor,
@@ -18,6 +18,11 @@ from scratchlearn.linear_model._glm import (
 )
 from scratchlearn.linear_model._glm_family import make_family
 from scratchlearn.linear_model._glm_link import LINKS
+from scratchlearn.linear_model._glm_solvers import (
+    Design,
+    standardised_objective,
+    standardising_map,
+)
 from scratchlearn.optim import check_gradient, numerical_gradient
 
 # -- hand-checkable fits: one binary feature, so the MLE reproduces the two group means ---------
@@ -295,6 +300,9 @@ def test_target_domain_errors(est, y, match):
         (GeneralizedLinearRegressor(alpha=-1), "alpha"),
         (GeneralizedLinearRegressor(solver="sgd"), "solver"),
         (PoissonRegressor(solver="irls"), "solver"),
+        (PoissonRegressor(solver="gd"), "solver"),  # scikit-learn's solver set, unchanged
+        (GeneralizedLinearRegressor(solver="gd", learning_rate=0), "learning_rate"),
+        (GeneralizedLinearRegressor(solver="gd", learning_rate="fast"), "learning_rate"),
         (PoissonRegressor(tol=0), "tol"),
         (TweedieRegressor(link="logit"), "link"),
     ],
@@ -377,3 +385,95 @@ def test_constant_target_score():
     m = GeneralizedLinearRegressor(family="poisson").fit(X, np.full(20, 3.0))
     np.testing.assert_allclose(m.predict(X), 3.0, rtol=1e-8)
     assert m.score(X, np.full(20, 3.0)) in (0.0, 1.0)
+
+
+# -- gradient descent ----------------------------------------------------------------------------
+def _gd(**kw):
+    return GeneralizedLinearRegressor(solver="gd", **{"max_iter": 20_000, **kw})
+
+
+@pytest.mark.parametrize(
+    "family,link,intercept",
+    [("poisson", "log", True), ("gamma", "inverse", True), ("binomial", "logit", False)],
+)
+def test_gd_objective_gradient(family, link, intercept):
+    rng = np.random.default_rng(3)
+    X = rng.uniform(0.1, 1.0, size=(40, 3)) * [1.0, 10.0, 100.0]  # very unequal column scales
+    y = rng.uniform(0, 1, 40) if family == "binomial" else rng.gamma(2.0, 1.0, size=40)
+    s = rng.uniform(0.5, 2.0, size=40)
+    fam, lk = make_family(family), LINKS[link]()
+    Xt = Design(X, intercept)
+    T = standardising_map(X, s, intercept)
+    Z = np.hstack([X, np.ones((40, 1))])[:, : Xt.shape[1]] @ T  # X̃T: the standardised columns
+    if intercept:  # s-weighted means 0 and variances 1, intercept column untouched
+        np.testing.assert_allclose(np.average(Z[:, :3], axis=0, weights=s), 0, atol=1e-12)
+        np.testing.assert_allclose(np.average(Z[:, :3] ** 2, axis=0, weights=s), 1, rtol=1e-12)
+        np.testing.assert_allclose(Z[:, 3], 1.0)
+    else:  # root mean square 1
+        np.testing.assert_allclose(np.average(Z**2, axis=0, weights=s), 1, rtol=1e-12)
+    pen = np.array([0.3, 0.3, 0.3, 0.0])[: Xt.shape[1]]
+    beta = np.array([0.001, 0.002, 0.003, 0.5])[: Xt.shape[1]]  # positive η for the inverse link
+    theta = np.linalg.solve(T, beta)
+    kernel, c = fam.deviance_split(y)
+    split = (kernel, float(s @ c))
+    J, g = standardised_objective(theta, T, Xt, y, s, fam, lk, pen, split)
+    assert J == pytest.approx(glm_objective(beta, Xt, y, s, fam, lk, pen)[0], rel=1e-12)
+    err = check_gradient(
+        lambda t: standardised_objective(t, T, Xt, y, s, fam, lk, pen, split), theta
+    )
+    assert err < 1e-6  # central differences: a correct gradient gives ~1e-8 here, a wrong one ~1
+
+
+def test_gd_auto_step_is_inverse_curvature():
+    X, y = _counts()
+    m = _gd(family="poisson").fit(X, y)
+    # Poisson/log at the intercept-only start: W₀ = μ₀ = ȳ, so the standardised Fisher
+    # information is ȳ Z̃ᵀZ̃/n and the step is its inverse largest eigenvalue (no halving here)
+    Z = np.hstack([(X - X.mean(0)) / X.std(0), np.ones((len(y), 1))])
+    lam = np.linalg.eigvalsh(y.mean() * Z.T @ Z / len(y))[-1]
+    assert m.learning_rate_ == pytest.approx(1.0 / lam, rel=1e-10)
+    assert m.stop_reason_ == "grad_norm" and m.history_["grad_norm"][-1] <= m.tol
+    ref = GeneralizedLinearRegressor(family="poisson", tol=1e-15).fit(X, y)
+    # ‖∇J‖₂ ≤ 1e-8 with a well-conditioned curvature (λ_min ≈ 1): errors ≲ 1e-8
+    np.testing.assert_allclose(m.coef_, ref.coef_, atol=1e-7)
+
+
+def test_gd_halves_the_step_when_l_rises():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 2))
+    y = rng.poisson(np.exp(1.5 * X[:, 0] - 0.5 * X[:, 1] + 0.5)).astype(float)
+    # μ ranges over e^±5 at the optimum: its curvature exceeds twice the starting one, so the
+    # first step size 1/λ₀ makes L rise and is halved (once, measured)
+    m = _gd(family="poisson").fit(X, y)
+    Z = np.hstack([(X - X.mean(0)) / X.std(0), np.ones((300, 1))])
+    lam0 = np.linalg.eigvalsh(y.mean() * Z.T @ Z / 300)[-1]
+    assert m.learning_rate_ == pytest.approx(0.5 / lam0, rel=1e-10)
+    assert np.all(np.diff(m.history_["J"]) <= 1e-14)  # L never rises beyond rounding
+    assert m.n_iter_ >= len(m.history_["J"]) - 1  # the rejected step is counted
+    ref = GeneralizedLinearRegressor(family="poisson", tol=1e-15).fit(X, y)
+    np.testing.assert_allclose(m.coef_, ref.coef_, rtol=1e-6)  # measured 1e-8
+
+
+def test_gd_weights_no_intercept_and_fixed_step():
+    X, y = _counts()
+    s = np.random.default_rng(1).uniform(0.5, 2.0, size=len(y))
+    for kw in ({"alpha": 0.1}, {"fit_intercept": False}, {"learning_rate": 0.1}):
+        ref = GeneralizedLinearRegressor(family="poisson", tol=1e-15, **kw).fit(X, y, s)
+        gd = _gd(family="poisson", **kw).fit(X, y, s)
+        assert gd.stop_reason_ == "grad_norm"
+        np.testing.assert_allclose(gd.coef_, ref.coef_, atol=1e-7)
+        assert gd.intercept_ == pytest.approx(ref.intercept_, abs=1e-7)
+    assert gd.learning_rate_ == 0.1  # a float step is used as given
+
+
+def test_gd_max_iter_divergence_and_warm_start():
+    X, y = _counts()
+    with pytest.warns(ConvergenceWarning, match="max_iter=5"):
+        m = _gd(family="poisson", max_iter=5).fit(X, y)
+    assert m.stop_reason_ == "max_iter" and m.n_iter_ == 5 and len(m.history_["J"]) == 6
+    with pytest.raises(DivergenceError, match="learning_rate=100"):
+        _gd(family="poisson", learning_rate=100.0).fit(X, y)
+    m = _gd(family="poisson", warm_start=True).fit(X, y)
+    n_cold = m.n_iter_
+    m.fit(X, y)
+    assert m.n_iter_ < n_cold

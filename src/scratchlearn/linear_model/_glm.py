@@ -1,4 +1,4 @@
-"""Generalized linear models: g(E[y|x]) = xᵀw + b, fitted by IRLS (Fisher scoring) or L-BFGS.
+"""Generalized linear models: g(E[y|x]) = xᵀw + b, fitted by IRLS, L-BFGS or gradient descent.
 
 Symbols
 -------
@@ -15,14 +15,8 @@ Objective (scikit-learn's scaling):
 
     L(w, b) = \\frac{1}{2S} \\sum_i s_i\\, d(y_i, \\mu_i) + \\frac{\\alpha}{2} \\lVert w \\rVert^2
 
-IRLS / Fisher scoring: with the working response and weights at the current μ
-
-    zᵢ = ηᵢ + g′(μᵢ)(yᵢ − μᵢ),    Wᵢ = sᵢ / (g′(μᵢ)² V(μᵢ)),
-
-the next β solves the penalised weighted least squares (X̃ᵀWX̃ + SαI′)β = X̃ᵀWz (I′ the identity
-with a zero for the intercept), by Cholesky, falling back to least squares when singular. A step
-that increases L (or leaves the mean domain) is halved until it does not. It stops when the
-penalised deviance D_α = 2S·L changes by |ΔD_α| ≤ tol·(|D_α| + 0.1) (R's glm criterion).
+Solvers (pure functions in :mod:`._glm_solvers`): IRLS / Fisher scoring (the default), L-BFGS
+on L and its gradient, and gradient descent on L in standardised coordinates.
 """
 
 import math
@@ -30,193 +24,22 @@ import numbers
 import warnings
 
 import numpy as np
-from scipy import linalg
 
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
-from ..optim import lbfgs
 from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight
 from ._glm_family import FAMILIES, make_family
 from ._glm_link import LINKS
+from ._glm_solvers import (  # noqa: F401  (glm_objective, irls re-exported for tests/benchmarks)
+    Design,
+    fit_statistics,
+    glm_objective,
+    gradient_descent,
+    irls,
+    lbfgs_solve,
+)
 
 __all__ = ["GeneralizedLinearRegressor", "PoissonRegressor", "GammaRegressor", "TweedieRegressor"]
-
-
-# -- solvers ----------------------------------------------------------------------------------
-class Design:
-    """X̃ = [X, 1] without forming it: products with the intercept column done separately.
-
-    Appending the column would copy X (16 MB for 100,000 x 20) at every fit.
-    """
-
-    def __init__(self, X, fit_intercept):
-        self.X, self.fit_intercept = X, fit_intercept
-        self.shape = (X.shape[0], X.shape[1] + int(fit_intercept))
-
-    def dot(self, beta):
-        """η = X̃β = Xw + b"""
-        if not self.fit_intercept:
-            return self.X @ beta
-        eta = self.X @ beta[:-1]  # (n,)
-        eta += beta[-1]
-        return eta
-
-    def tdot(self, r):
-        """X̃ᵀr = (Xᵀr, Σr)"""
-        if not self.fit_intercept:
-            return self.X.T @ r
-        return np.append(self.X.T @ r, r.sum())
-
-    def gram(self, W):
-        """X̃ᵀ diag(W) X̃, (p, p)"""
-        XW = self.X.T * W  # (d, n)
-        if not self.fit_intercept:
-            return XW @ self.X
-        d = self.X.shape[1]
-        H = np.empty((d + 1, d + 1))
-        H[:d, :d] = XW @ self.X
-        H[:d, d] = H[d, :d] = XW.sum(axis=1)
-        H[d, d] = W.sum()
-        return H
-
-
-_SQRT_EPS = float(np.sqrt(np.finfo(float).eps))
-_UNIT_VG = {("normal", "identity"), ("poisson", "log"), ("binomial", "logit")}
-
-
-def _design(Xt):
-    return Xt if isinstance(Xt, Design) else Design(Xt, False)
-
-
-def glm_objective(beta, Xt, y, s, family, link, penalty, split=None):
-    """L(β) = D(β)/(2S) + ½ βᵀ diag(penalty) β and its gradient
-    ∇L = −(1/S) X̃ᵀ[s(y − μ)/(V(μ)g′(μ))] + penalty ⊙ β.
-
-    ``split`` = (kernel, Σ sᵢc(yᵢ)) from :meth:`Family.deviance_split` is the fast path: the
-    y-only part of the deviance is summed once instead of at every evaluation (same value).
-    """
-    Xt = _design(Xt)  # a plain (n, p) array, or a Design with an implicit intercept column
-    S = s.sum()
-    eta = Xt.dot(beta)  # (n,)
-    mu = link.inverse(eta)
-    if not family.valid_mu(mu):  # outside the mean domain: an infinitely bad point
-        return np.inf, np.full_like(beta, np.nan)
-    if split is None:
-        dev = s @ family.unit_deviance(y, mu)
-    else:
-        kernel, const = split
-        dev = s @ kernel(y, mu) + const
-    J = dev / (2.0 * S) + 0.5 * beta @ (penalty * beta)
-    if (family.name, link.name) in _UNIT_VG:
-        r = s * (y - mu)  # V(μ)g′(μ) = 1 for these canonical pairs
-    else:
-        mu_c = family.clip_mu(mu)  # domain guard: V(μ)g′(μ) stays finite and non-zero
-        r = s * (y - mu) / (family.variance(mu_c) * link.deriv(mu_c))  # (n,)
-    grad = -Xt.tdot(r) / S + penalty * beta
-    return float(J), grad
-
-
-def working_weights_response(family, link, y, s, eta, mu):
-    """W = s/(g′(μ)²V(μ)) and z = η + g′(μ)(y − μ), with μ clipped into the open domain; rows
-    whose W or z is not finite (μ at the edge of the domain, e.g. under separation) get W = 0."""
-    mu = family.clip_mu(mu)
-    gp = link.deriv(mu)  # g′(μ)
-    with np.errstate(all="ignore"):
-        W = s / (gp * gp * family.variance(mu))  # (n,)
-        z = eta + gp * (y - mu)
-    bad = ~(np.isfinite(W) & np.isfinite(z))
-    if bad.any():
-        W, z = np.where(bad, 0.0, W), np.where(bad, 0.0, z)
-    return W, z
-
-
-def _solve_spd(H, r):
-    """β = H⁻¹r by Cholesky; minimum-norm least squares when H is singular."""
-    try:
-        return linalg.cho_solve(linalg.cho_factor(H, lower=True), r)
-    except linalg.LinAlgError:
-        return linalg.lstsq(H, r)[0]
-
-
-def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=None):
-    """(X̃ᵀWX̃ + S·diag(penalty))β = X̃ᵀWz with z = η + g′(μ)(y − μ), W = s/(g′(μ)²V(μ)).
-
-    Returns (β, n_iter, stop_reason, history) with history = {"J": L per iteration,
-    "deviance": D per iteration}. ``beta0`` None starts from μ₀ = family.starting_mu; when the
-    first solution leaves the mean domain, the step is halved from ``beta_fallback`` (the
-    intercept-only fit) instead. The stopping test is R's, on the penalised deviance
-    D_α = 2S·L: |ΔD_α| ≤ tol·(|D_α| + 0.1) ("cost_change"). Steps that change L by less than
-    its rounding noise 64ε|L| are taken (Fisher scoring still contracts the coefficients), and
-    the run stops with "converged" once such a step also moves β by at most √ε(1 + ‖β‖∞), or
-    after three of them.
-    """
-    Xt = _design(Xt)
-    S = s.sum()
-
-    def evaluate(beta):
-        eta = Xt.dot(beta)
-        mu = link.inverse(eta)
-        if not family.valid_mu(mu):
-            return eta, mu, np.inf, np.inf
-        dev = family.deviance(y, mu, s)  # exact form: the stopping rule needs its precision
-        if not np.isfinite(dev):
-            return eta, mu, np.inf, np.inf
-        return eta, mu, dev / (2.0 * S) + 0.5 * beta @ (penalty * beta), dev
-
-    if beta0 is None:
-        beta, L = None, np.inf
-        mu = family.starting_mu(y, s)
-        eta = link.link(mu)
-    else:
-        beta = beta0
-        eta, mu, L, _ = evaluate(beta)
-        if not np.isfinite(L):
-            beta, L = None, np.inf
-            mu = family.starting_mu(y, s)
-            eta = link.link(mu)
-    hist = {"J": [], "deviance": []}
-    stop, n_flat = None, 0
-    for it in range(1, max_iter + 1):
-        W, z = working_weights_response(family, link, y, s, eta, mu)
-        H = Xt.gram(W)  # X̃ᵀWX̃, (p, p)
-        H[np.diag_indices_from(H)] += S * penalty
-        beta_new = _solve_spd(H, Xt.tdot(W * z))
-        eta_new, mu_new, L_new, dev_new = evaluate(beta_new)
-        if beta is None and not np.isfinite(L_new) and beta_fallback is not None:
-            L_fb = evaluate(beta_fallback)[2]
-            if np.isfinite(L_fb):
-                beta, L = beta_fallback, L_fb
-        # rounding noise of L: a full step that "increases" L by less is still taken, since
-        # Fisher scoring keeps contracting the coefficients below the objective's resolution
-        noise = 64 * np.finfo(float).eps * abs(L) if np.isfinite(L) else 0.0
-        halvings = 0
-        while beta is not None and not (L_new <= L + noise) and halvings < 40:  # step halving
-            beta_new = 0.5 * (beta + beta_new)
-            eta_new, mu_new, L_new, dev_new = evaluate(beta_new)
-            halvings += 1
-        if not np.isfinite(L_new) or (beta is not None and not (L_new <= L + noise)):
-            if beta is None:
-                raise ValueError(
-                    "IRLS could not find coefficients with finite deviance from the starting "
-                    "values; try another link (e.g. 'log') or scale the features."
-                )
-            stop = "converged"  # no halved step decreases L: at the precision limit
-            it -= 1
-            break
-        converged = 2.0 * S * abs(L - L_new) <= tol * (2.0 * S * abs(L_new) + 0.1)
-        # flat to rounding: stop once the coefficients have stopped moving too (or after three
-        # flat steps, for ill-conditioned X whose solves are themselves noisy)
-        n_flat = n_flat + 1 if abs(L - L_new) <= noise else 0
-        step = np.max(np.abs(beta_new - beta)) if beta is not None else np.inf
-        still = step <= _SQRT_EPS * (1.0 + np.max(np.abs(beta_new)))
-        at_resolution = n_flat > 0 and (still or n_flat >= 3)
-        beta, eta, mu, L = beta_new, eta_new, mu_new, L_new
-        hist["J"].append(float(L))
-        hist["deviance"].append(float(dev_new))
-        if converged or at_resolution:
-            stop = "cost_change" if converged else "converged"
-            break
-    return beta, it, stop or "max_iter", hist
 
 
 # -- estimators -------------------------------------------------------------------------------
@@ -254,12 +77,21 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
     alpha : float, default=0.0
         L2 penalty strength.
     fit_intercept : bool, default=True
-    solver : {"irls", "lbfgs"}, default="irls"
+    solver : {"irls", "lbfgs", "gd"}, default="irls"
         "irls": Fisher scoring (Newton's method for canonical links). "lbfgs": L-BFGS on L
-        (:func:`scratchlearn.optim.lbfgs`) stopping when ‖∇L‖∞ ≤ tol.
+        (:func:`scratchlearn.optim.lbfgs`) stopping when ‖∇L‖∞ ≤ tol. "gd": batch gradient
+        descent (:class:`scratchlearn.optim.GradientDescent`) on L in the coordinates of the
+        standardised columns (x − m)/σ, stopping when that gradient's ‖·‖₂ ≤ tol; first-order,
+        so it needs a max_iter in the thousands (see :func:`._glm_solvers.gradient_descent`).
+    learning_rate : "auto" or float, default="auto"
+        Step size of solver="gd" in the standardised coordinates. "auto": 1/λ_max of the
+        standardised Fisher information at the start, halved (and the run restarted from the
+        best point) whenever L rises. A float is used as given; divergence then raises
+        :class:`~scratchlearn.exceptions.DivergenceError`.
     max_iter : int, default=100
     tol : float, default=1e-8
-        IRLS: |ΔD_α| ≤ tol·(|D_α| + 0.1) with D_α = D + Sα‖w‖² (R's rule); L-BFGS: ‖∇L‖∞ ≤ tol.
+        IRLS: |ΔD_α| ≤ tol·(|D_α| + 0.1) with D_α = D + Sα‖w‖² (R's rule); L-BFGS: ‖∇L‖∞ ≤ tol;
+        gradient descent: ‖∇_θL‖₂ ≤ tol in the standardised coordinates θ.
     warm_start : bool, default=False
         Start from the previous fit's coefficients.
 
@@ -269,7 +101,8 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
     n_iter_, stop_reason_, history_ : iterations, why it stopped ("cost_change", "grad_norm",
         "max_iter", "converged" when no halved IRLS step decreases L any more, "line_search"
         when L-BFGS finds no descent step: both at the objective's floating-point resolution),
-        and {"J": L per iteration, plus "deviance" (IRLS) or "grad_norm" (L-BFGS)}
+        and {"J": L per iteration, plus "deviance" (IRLS) or "grad_norm" (L-BFGS, gd)}
+    learning_rate_ : the final gradient-descent step size (solver="gd" only)
     deviance_, null_deviance_ : D of the fit and of the intercept-only model (μ = weighted mean
         of y; μ = g⁻¹(0) without an intercept)
     dispersion_ : Pearson χ²/(n − p) = Σ sᵢ(yᵢ − μᵢ)²/V(μᵢ) / (n − p)
@@ -285,7 +118,8 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
         "power": [Interval(numbers.Real, None, None)],
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
         "fit_intercept": ["boolean"],
-        "solver": [StrOptions({"irls", "lbfgs"})],
+        "solver": [StrOptions({"irls", "lbfgs", "gd"})],
+        "learning_rate": [StrOptions({"auto"}), Interval(numbers.Real, 0, None, closed="neither")],
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "tol": [Interval(numbers.Real, 0, None, closed="left")],
         "warm_start": ["boolean"],
@@ -300,6 +134,7 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
         alpha=0.0,
         fit_intercept=True,
         solver="irls",
+        learning_rate="auto",
         max_iter=100,
         tol=1e-8,
         warm_start=False,
@@ -310,6 +145,7 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
         self.alpha = alpha
         self.fit_intercept = fit_intercept
         self.solver = solver
+        self.learning_rate = learning_rate
         self.max_iter = max_iter
         self.tol = tol
         self.warm_start = warm_start
@@ -329,7 +165,8 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
         return self.solver == "irls"
 
     def fit(self, X, y, sample_weight=None):
-        """Fit the GLM by IRLS or L-BFGS. ``sample_weight``: binomial trials or case weights."""
+        """Fit by IRLS, L-BFGS or gradient descent. ``sample_weight``: binomial trials or case
+        weights."""
         self._validate_params()
         owner = type(self).__name__
         try:
@@ -372,62 +209,27 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
         self.coef_ = beta[:d].copy()
         self.intercept_ = float(beta[d]) if self.fit_intercept else 0.0
         self.n_iter_, self.stop_reason_, self.history_ = int(n_iter), stop, hist
-        self._inference(Xt, y, s, family, link, beta, split)
+        stats = fit_statistics(Xt, y, s, family, link, beta, split, self.alpha)
+        for name, value in stats.items():  # deviance_, dispersion_, llf_, bse_, ...
+            setattr(self, name + "_", value)
         return self
 
     def _solve(self, Xt, y, s, family, link, penalty, beta0, split):
-        """Run IRLS or L-BFGS; returns (β, n_iter, stop_reason, history)."""
+        """Run IRLS, L-BFGS or gradient descent; returns (β, n_iter, stop_reason, history)."""
         p = Xt.shape[1]
         start = np.zeros(p)  # w = 0, b = g(ȳ): the intercept-only fit, inside the mean domain
         if self.fit_intercept:
             start[-1] = link.link(family.clip_mu(np.average(y, weights=s)))
         if self._irls_solver():
             return irls(Xt, y, s, family, link, penalty, beta0, self.max_iter, self.tol, start)
-
-        def fun(beta):
-            return glm_objective(beta, Xt, y, s, family, link, penalty, split)
-
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore", ConvergenceWarning)  # re-issued by fit
-            res = lbfgs(
-                fun,
-                start if beta0 is None else beta0,
-                gtol=self.tol,
-                ftol=64 * np.finfo(float).eps,
-                max_iter=self.max_iter,
-            )
-        return res.x, res.n_iter, res.stop_reason, res.history
-
-    def _inference(self, Xt, y, s, family, link, beta, split):
-        """deviance_, null_deviance_, dispersion_, scale_, llf_, aic_, bic_, bse_."""
-        n, p = Xt.shape
-        mu = link.inverse(Xt.dot(beta))
-        kernel, const = split  # D = Σ sᵢ kernel(yᵢ, μᵢ) + const, the y-only part summed once
-        self.deviance_ = max(float(s @ kernel(y, mu) + const), 0.0)
-        mu0 = np.average(y, weights=s) if self.fit_intercept else link.inverse(np.zeros(1))[0]
-        self.null_deviance_ = max(float(s @ kernel(y, np.full(n, mu0)) + const), 0.0)
-        V = family.variance(mu)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.dispersion_ = float(np.sum(s * (y - mu) ** 2 / V) / (n - p)) if n > p else np.nan
-        self.scale_ = 1.0 if family.fixed_scale else self.dispersion_
-        if family.name == "normal" and link.name == "identity":
-            llf_scale = float(np.sum(s * (y - mu) ** 2) / n)  # concentrated likelihood
-        else:
-            llf_scale = self.scale_
-        with np.errstate(all="ignore"):
-            self.llf_ = family.loglike(y, mu, s, llf_scale) if llf_scale > 0 else np.nan
-        self.aic_ = -2.0 * self.llf_ + 2.0 * p
-        self.bic_ = -2.0 * self.llf_ + p * math.log(n)
-        self.bse_ = np.full(p, np.nan)
-        if self.alpha == 0 and np.isfinite(self.scale_):
-            W = working_weights_response(family, link, y, s, Xt.dot(beta), mu)[0]
-            info = Xt.gram(W)  # Fisher information I = X̃ᵀWX̃ (φ = 1)
-            try:
-                c = linalg.cho_factor(info, lower=True)
-                cov_diag = np.diag(linalg.cho_solve(c, np.eye(p)))  # diag(I⁻¹) by Cholesky
-                self.bse_ = np.sqrt(self.scale_ * cov_diag)
-            except (linalg.LinAlgError, ValueError):
-                pass  # singular information: standard errors undefined, left as NaN
+        beta0 = start if beta0 is None else beta0
+        if self.solver == "gd":  # never for the scikit-learn-signature subclasses
+            beta, n_iter, stop, hist, self.learning_rate_ = gradient_descent(
+                Xt, y, s, family, link, penalty, beta0, self.learning_rate, self.max_iter,
+                self.tol, split,
+            )  # fmt: skip
+            return beta, n_iter, stop, hist
+        return lbfgs_solve(Xt, y, s, family, link, penalty, beta0, self.max_iter, self.tol, split)
 
     def _linear_predictor(self, X):
         check_is_fitted(self, "coef_")
@@ -440,6 +242,9 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
         """Predicted mean μ = g⁻¹(Xw + b)."""
         _, link = self._family_link()
         return link.inverse(self._linear_predictor(X))
+
+    #: What ``score`` measures, for reports such as ``scratchlearn demo``.
+    _score_name = "D² (deviance)"
 
     def score(self, X, y, sample_weight=None):
         """D² = 1 − D(y, μ̂)/D(y, ȳ): the fraction of deviance explained (R² for normal)."""
