@@ -73,7 +73,7 @@ def test_spam_explanation_prints_the_seed_numbers():
     text = str(nb.explain(vec.transform([NEW_EMAIL]), feature_names=vec.get_feature_names_out()))
     assert "0.00133333" in text and "0.00029630" in text
     assert "prediction: Spam" in text
-    assert "P(cheap = 1 | c)" in text
+    assert "P(cheap | c)" in text  # a word seen once: the factor is P(w | c)^1
     lines = text.splitlines()
     score_line = next(line for line in lines if line.startswith("score"))
     assert "0.00029630" in score_line and "0.00133333" in score_line
@@ -206,3 +206,14 @@ def test_explain_folds_features_without_changing_the_score():
     assert len(short.features) == 4 and short.features[-1].startswith("other features")
     np.testing.assert_allclose(short.joint_log_likelihood, full.joint_log_likelihood, rtol=RTOL)
     assert "prediction:" in str(short)
+
+
+def test_multinomial_explanation_raises_repeated_words_to_their_count():
+    X = np.array([[2, 0], [0, 1], [1, 1]])
+    nb = MultinomialNB().fit(X, [0, 1, 1])
+    exp = nb.explain(np.array([[3, 1]]), feature_names=["a", "b"])
+    rows = dict(exp.to_rows())
+    # P(a | c)^3: the likelihood row is the cube of the smoothed word probability
+    p_a = np.exp(nb.feature_log_prob_[:, 0])
+    np.testing.assert_allclose(rows["P(a | c)^3"], p_a**3, rtol=1e-12)
+    assert "P(b | c)" in rows

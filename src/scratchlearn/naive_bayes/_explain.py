@@ -108,9 +108,14 @@ class NaiveBayesExplanation:
         """(label, one number per class) for every row of the printed table."""
         rows = [("prior P(c)", list(self.prior))]
         for name, value, lik in zip(self.features, self.values, self.likelihood, strict=True):
-            label = f"{name} = {value}" if value != "" else name
             # a density (GaussianNB) is written p(x | c), a probability P(x | c)
             symbol = "p" if self.estimator == "GaussianNB" else "P"
+            if self.estimator == "MultinomialNB":
+                # the factor of a word seen k times is P(w | c)^k
+                power = "" if value in ("", 1) else f"^{value}"
+                rows.append((f"P({name} | c){power}", list(lik)))
+                continue
+            label = f"{name} = {value}" if value != "" else name
             rows.append((f"{symbol}({label} | c)", list(lik)))
         symbol = "p" if self.estimator == "GaussianNB" else "P"
         rows.append((f"score P(c)·Π {symbol}(x_j|c)", list(self.score)))
