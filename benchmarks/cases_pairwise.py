@@ -45,6 +45,7 @@ def _case(name, target, note=""):
         method="transform",
         target_fit=None,
         target_predict=target,
+        time_fit=False,
         note=note,
     )
 

@@ -32,6 +32,9 @@ class Case:
     target_predict: float | None = None
     note: str = ""
     repeat: int | None = None
+    # False when fit does no real work (e.g. a pairwise function wrapped as fit = store Y):
+    # its ratio of microseconds is noise, so the table shows "—".
+    time_fit: bool = True
 
 
 @dataclass

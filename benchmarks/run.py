@@ -62,6 +62,21 @@ def _numba_threads(threads):
         numba.set_num_threads(before)
 
 
+def _merge_rows(path, new_rows):
+    """A filtered run replaces its own rows of an existing table and keeps the others, in the
+    order of the full case list."""
+    name = lambda row: row.split("|")[1].strip()  # noqa: E731
+    old = {}
+    if os.path.exists(path):
+        with open(path) as fh:
+            for line in fh:
+                if line.startswith("| ") and not line.startswith("| case "):
+                    old[name(line)] = line.rstrip("\n")
+    old.update({name(r): r for r in new_rows})
+    order = [c.name for c in load_cases()]
+    return [old[n] for n in order if n in old]
+
+
 def _fmt(x, digits=2):
     return "—" if x is None else f"{x:.{digits}f}"
 
@@ -126,6 +141,8 @@ def main(argv=None) -> int:
                 cold = None
         fit1, pred1 = ratios[1]
         fitd, predd = ratios[None]
+        if not case.time_fit:
+            fit1 = fitd = ours_fit_1 = None
         row = (
             f"| {case.name} | {_fmt(fit1)}{_mark(fit1, case.target_fit)} | {_fmt(fitd)} | "
             f"{_fmt(pred1)}{_mark(pred1, case.target_predict)} | {_fmt(predd)} | "
@@ -135,6 +152,8 @@ def main(argv=None) -> int:
         rows.append(row)
         print(row, flush=True)
         del data
+    if args.filter is not None:
+        rows = _merge_rows(args.out, rows)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     with open(args.out, "w") as fh:
         fh.write(
