@@ -93,6 +93,25 @@ def test_exact_zeros_and_history():
     assert np.all(m.coef_ == 0.0) and m.intercept_ == pytest.approx(Y_DIA.mean())
 
 
+def test_n_less_than_d_with_collinear_and_constant_columns():
+    # 30 samples, 100 features, a duplicated column and a constant one: the lasso solution
+    # still exists (and is the one scikit-learn's cd finds), the constant column gets exactly 0
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 100))
+    y = X[:, :5] @ np.array([3.0, -2.0, 1.5, 1.0, -1.0]) + 0.1 * rng.standard_normal(30)
+    X[:, 7] = X[:, 3]
+    X[:, 9] = 4.0
+    for l1_ratio in [1.0, 0.5]:
+        kw = dict(alpha=0.05, l1_ratio=l1_ratio, tol=1e-12, max_iter=100_000)
+        ours = ElasticNet(**kw).fit(X, y)
+        ref = sk.ElasticNet(**kw).fit(X, y)
+        # gap <= 1e-12‖y‖² for both, as in test_cd_matches_sklearn (measured 6e-16)
+        assert rel(ours.coef_, ref.coef_) < 1e-8
+        assert ours.intercept_ == pytest.approx(ref.intercept_, rel=1e-9)
+        assert ours.coef_[9] == 0.0 and np.array_equal(ours.coef_ == 0, ref.coef_ == 0)
+        assert np.sum(ours.coef_ == 0) > 50  # sparse: most of the 100 columns are exact zeros
+
+
 def test_max_iter_warns_and_warm_start():
     with pytest.warns(ConvergenceWarning):
         m = Lasso(alpha=0.001, max_iter=2, tol=1e-12).fit(X_DIA, Y_DIA)
@@ -130,6 +149,16 @@ def test_subgradient_objective_gradient():
             lambda t, fi=fi: enet_subgradient_loss_grad(t, X, y, s, 0.3, 0.2, fi), theta
         )
         assert err < 1e-6
+    # SPEC errata: at wⱼ = 0 the subgradient of αρ|wⱼ| is taken as 0, and ∂J/∂b is the
+    # (weighted, 1/n-scaled) sum of residuals Σ s̄ᵢrᵢ, not a norm
+    theta = np.array([0.0, 0.7, 0.0, -0.2, 0.0, 0.4])
+    _, g = enet_subgradient_loss_grad(theta, X, y, s, 0.3, 0.2, True)
+    w, b = theta[:5], theta[5]
+    r = X @ w + b - y
+    smooth = X.T @ (s * r) + 0.2 * w
+    np.testing.assert_allclose(g[:5], smooth + 0.3 * np.sign(w), rtol=1e-14, atol=1e-15)
+    np.testing.assert_array_equal(g[[0, 2, 4]], smooth[[0, 2, 4]])
+    assert g[5] == pytest.approx(np.sum(s * r), rel=1e-14)
 
 
 def test_bad_input():

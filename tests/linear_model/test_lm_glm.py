@@ -222,6 +222,27 @@ def test_history_decreases_and_warm_start():
     np.testing.assert_allclose(m2.coef_, m.coef_, rtol=1e-10)
 
 
+@pytest.mark.parametrize(
+    "est",
+    [
+        GeneralizedLinearRegressor(family="poisson", alpha=1e10, solver="irls", tol=1e-12),
+        GeneralizedLinearRegressor(family="poisson", alpha=1e10, solver="lbfgs", tol=1e-12),
+        GeneralizedLinearRegressor(family="poisson", alpha=1e10, solver="gd", tol=1e-12),
+        PoissonRegressor(alpha=1e10, solver="lbfgs", tol=1e-12),
+        PoissonRegressor(alpha=1e10, solver="newton-cholesky", tol=1e-12),
+    ],
+)
+def test_intercept_never_penalised(est):
+    # a huge α shrinks w to 0; the unpenalised intercept is then the intercept-only fit
+    # log ȳ (measured: exact to the last bit). A penalised intercept would be pulled to 0.
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((200, 3))
+    y = rng.poisson(np.exp(1.5 + 0.3 * X[:, 0])).astype(float)
+    m = est.fit(X, y)
+    assert np.max(np.abs(m.coef_)) < 1e-8
+    assert m.intercept_ == pytest.approx(np.log(y.mean()), abs=1e-10)
+
+
 def test_max_iter_warns():
     X, y = _counts()
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):

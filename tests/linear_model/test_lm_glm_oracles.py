@@ -23,6 +23,10 @@ from scratchlearn.linear_model._glm import (  # noqa: E402
 # is why the default tol=1e-8 is not enough for a 1e-6 comparison there). Relative 1e-6 is the
 # issue's requirement for coefficients, standard errors, deviance, AIC and llf.
 RTOL = 1e-6
+# Deviance, null deviance, dispersion, llf, AIC and BIC are values of (or statistics at) the
+# optimum: first-order insensitive to the coefficients' ~1e-8 disagreement, so they agree far
+# tighter (measured worst 2.8e-11, the inverse-Gaussian dispersion). 1e-9 is that with margin.
+RTOL_FIT = 1e-9
 
 
 def _scotland():
@@ -47,6 +51,15 @@ SM_CASES = [
     ("scotland", _scotland, "gamma", "inverse", 0.0, sm.families.Gamma()),
     ("scotland", _scotland, "gamma", "log", 0.0, sm.families.Gamma(L.Log())),
     ("scotland", _scotland, "inverse_gaussian", "log", 0.0, sm.families.InverseGaussian(L.Log())),
+    # canonical 1/μ² link (statsmodels flags its own tol=1e-13 as unmet, yet agrees to 4e-12)
+    (
+        "scotland",
+        _scotland,
+        "inverse_gaussian",
+        "inverse_squared",
+        0.0,
+        sm.families.InverseGaussian(),
+    ),
     ("scotland", _scotland, "normal", "identity", 0.0, sm.families.Gaussian()),
     ("scotland", _scotland, "normal", "log", 0.0, sm.families.Gaussian(L.Log())),
     ("scotland", _scotland, "tweedie", "log", 1.5, sm.families.Tweedie(L.Log(), var_power=1.5)),
@@ -78,15 +91,15 @@ def test_statsmodels_glm(data, load, family, link, power, sm_family):
     beta = np.append(m.coef_, m.intercept_)
     np.testing.assert_allclose(beta, ref.params, rtol=RTOL)
     np.testing.assert_allclose(m.bse_, ref.bse, rtol=RTOL)
-    assert m.deviance_ == pytest.approx(ref.deviance, rel=RTOL)
-    assert m.null_deviance_ == pytest.approx(ref.null_deviance, rel=RTOL)
-    assert m.dispersion_ == pytest.approx(ref.pearson_chi2 / ref.df_resid, rel=RTOL)
+    assert m.deviance_ == pytest.approx(ref.deviance, rel=RTOL_FIT)
+    assert m.null_deviance_ == pytest.approx(ref.null_deviance, rel=RTOL_FIT)
+    assert m.dispersion_ == pytest.approx(ref.pearson_chi2 / ref.df_resid, rel=RTOL_FIT)
     if family == "tweedie" and power == 3.0:
         assert np.isnan(m.llf_) and np.isnan(ref.llf)  # neither has a closed form
     else:
-        assert m.llf_ == pytest.approx(ref.llf, rel=RTOL)
-        assert m.aic_ == pytest.approx(ref.aic, rel=RTOL)
-        assert m.bic_ == pytest.approx(ref.bic, rel=RTOL)
+        assert m.llf_ == pytest.approx(ref.llf, rel=RTOL_FIT)
+        assert m.aic_ == pytest.approx(ref.aic, rel=RTOL_FIT)
+        assert m.bic_ == pytest.approx(ref.bic, rel=RTOL_FIT)
     # summary() p-values (normal CDF by math.erfc) against statsmodels' pvalues
     p = [math.erfc(abs(c / s) / math.sqrt(2)) for c, s in zip(beta, m.bse_, strict=True)]
     np.testing.assert_allclose(p, ref.pvalues, rtol=1e-5, atol=1e-300)
@@ -111,7 +124,7 @@ def test_statsmodels_star98_binomial_with_trials(link, sm_link):
         (m.aic_, ref.aic),
         (m.null_deviance_, ref.null_deviance),
     ]:
-        assert ours == pytest.approx(theirs, rel=RTOL)
+        assert ours == pytest.approx(theirs, rel=RTOL_FIT)
 
 
 def test_statsmodels_exponential_is_gamma_with_unit_scale():

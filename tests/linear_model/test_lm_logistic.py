@@ -63,10 +63,11 @@ def test_matches_sklearn(name, solver, fit_intercept, C, weights):
         C=C, fit_intercept=fit_intercept, solver=solver, tol=1e-10, max_iter=1000, class_weight=cw
     ).fit(X, y, sample_weight=sw)
     ref = sk_exact(C=C, fit_intercept=fit_intercept, class_weight=cw).fit(X, y, sw)
-    # Newton converges quadratically to the same optimum (rounding level); L-BFGS stopped at
-    # ‖∇F‖∞ <= 1e-10 of the 1/(CΣs)-scaled objective leaves ~1e-7 relative in Θ, since the
-    # scaled Hessian's smallest eigenvalue is ~1/(CΣs) ~ 1e-4 for C = 10
-    tol = 1e-6 if solver == "newton" else 2e-5
+    # Newton: the 1e-6 for exact solvers (measured worst 3e-8 over these 48 cases).
+    # L-BFGS stopped at ‖∇F‖∞ <= 1e-10 of the 1/(CΣs)-scaled objective leaves ~1e-7 relative
+    # in Θ, since the scaled Hessian's smallest eigenvalue is ~1/(CΣs) ~ 1e-4 for C = 10
+    # (measured worst 2.2e-7; 2e-6 keeps a decade for BLAS and platform differences)
+    tol = 1e-6 if solver == "newton" else 2e-6
     assert rel(ours.coef_, ref.coef_) < tol
     if fit_intercept:
         assert np.max(np.abs(ours.intercept_ - ref.intercept_)) < tol * np.max(np.abs(ref.coef_))
@@ -94,7 +95,10 @@ def test_unpenalised_multinomial(solver):
     ref = sk_exact(C=np.inf).fit(X, y)
     assert ours.coef_.sum(axis=0) == pytest.approx(np.zeros(2), abs=1e-10)  # Σₖ wₖ = 0
     ref_coef = ref.coef_ - ref.coef_.mean(axis=0)  # the same representative
-    tol = 1e-6 if solver == "newton" else 1e-5  # as in test_matches_sklearn
+    # unpenalised, two features, curvature O(0.1): no 1/(CΣs) ill-conditioning here, so
+    # Newton lands on the optimum to rounding (measured 2e-16) and L-BFGS at ‖∇F‖∞ <= 1e-11
+    # within ~1e-11 of it (measured 1.1e-12)
+    tol = 1e-10 if solver == "newton" else 1e-9
     assert rel(ours.coef_, ref_coef) < tol
     assert np.max(np.abs(ours.predict_proba(X) - ref.predict_proba(X))) < tol
 
@@ -139,6 +143,24 @@ def test_bag_of_words_20000_columns_reaches_optimality():
     grad_w = X.T @ r + m.coef_[0]  # gradient of C Σℓ + ½‖w‖² with C = 1
     # ‖∇F‖∞ <= 1e-7 on the objective divided by CΣs = 800: ‖∇‖∞ <= 800 · 1e-7
     assert np.max(np.abs(grad_w)) <= 800 * 1e-7 * 1.01 and abs(r.sum()) <= 800 * 1e-7 * 1.01
+
+
+def test_intercept_never_penalised():
+    # C → 0 shrinks W to 0; an unpenalised intercept then fits the class frequencies,
+    # b = logit(ȳ) (binary) and b_k = log π_k − mean_k log π_k (multinomial, Σₖ bₖ = 0).
+    # The seed's bug (the bias column penalised like the rest) would drive b to 0 as well.
+    X, y = DATA["breast_cancer"]
+    p = y.mean()
+    for solver in ["newton", "lbfgs"]:
+        m = LogisticRegression(C=1e-10, solver=solver, tol=1e-14, max_iter=1000).fit(X, y)
+        # |w| ≈ C·|Σ(y − p̄)x| ~ 1e-8; b to rounding (measured 1e-14)
+        assert np.max(np.abs(m.coef_)) < 1e-6
+        assert m.intercept_[0] == pytest.approx(np.log(p / (1 - p)), abs=1e-10)
+    X3, y3 = DATA["wine"]
+    log_prior = np.log(np.bincount(y3) / len(y3))
+    m = LogisticRegression(C=1e-10, tol=1e-14).fit(X3, y3)
+    assert np.max(np.abs(m.coef_)) < 1e-6
+    np.testing.assert_allclose(m.intercept_, log_prior - log_prior.mean(), atol=1e-10)
 
 
 def test_separable_unpenalised_warns_and_stays_finite():

@@ -100,6 +100,48 @@ def test_fit_does_not_modify_inputs_or_params():
         assert np.array_equal(X, X0) and np.array_equal(y, y0)
 
 
+def test_no_estimator_modifies_inputs_weights_or_params():
+    # every estimator and solver, on a Fortran-ordered float64 X (the layout coordinate descent
+    # works in, so a careless solver could use it in place) with sample weights
+    from scratchlearn.linear_model import (
+        GammaRegressor,
+        GeneralizedLinearRegressor,
+        PoissonRegressor,
+        TweedieRegressor,
+    )
+
+    rng, X, y = _problem(1)
+    X = np.asfortranarray(X)
+    sw = rng.uniform(0.5, 2.0, len(y))
+    counts = rng.poisson(2.0, len(y)).astype(float) + 1.0
+    labels = (y > np.median(y)).astype(int)
+    X0, y0, sw0, c0, l0 = X.copy(), y.copy(), sw.copy(), counts.copy(), labels.copy()
+    cases = [
+        (LinearRegression(), y),
+        (LinearRegression(solver="gd"), y),
+        (LinearRegression(fit_intercept=False, solver="lstsq"), y),
+        (Ridge(fit_intercept=False), y),
+        (Ridge(solver="sparse_cg"), y),
+        (Lasso(alpha=0.1, fit_intercept=False), y),
+        (ElasticNet(alpha=0.1, solver="subgradient", max_iter=20), y),
+        (LogisticRegression(solver="newton"), labels),
+        (LogisticRegression(solver="lbfgs", class_weight="balanced"), labels),
+        (GeneralizedLinearRegressor(family="poisson"), counts),
+        (GeneralizedLinearRegressor(family="gamma", link="log", solver="gd", max_iter=50), counts),
+        (PoissonRegressor(), counts),
+        (GammaRegressor(solver="newton-cholesky"), counts),
+        (TweedieRegressor(power=1.5), counts),
+    ]
+    for est, target in cases:
+        params = est.get_params()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est.fit(X, target, sample_weight=sw)
+        assert est.get_params() == params, type(est).__name__
+        for now, before in [(X, X0), (y, y0), (sw, sw0), (counts, c0), (labels, l0)]:
+            assert np.array_equal(now, before), type(est).__name__
+
+
 def test_showcase_shows_under_and_over_fitting():
     from scratchlearn.linear_model._showcase import showcase
 

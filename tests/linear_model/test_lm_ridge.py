@@ -6,6 +6,7 @@ import scipy.sparse as sp
 from sklearn import linear_model as sk
 from sklearn.datasets import load_diabetes
 
+from scratchlearn.exceptions import ConvergenceWarning
 from scratchlearn.linear_model import Ridge
 
 X_DIA, Y_DIA = load_diabetes(return_X_y=True)
@@ -91,6 +92,20 @@ def test_sparse_input(solver, fit_intercept):
     tol = 1e-7 if solver == "sparse_cg" else 1e-10  # as in test_solvers_match_sklearn
     assert rel(ours.coef_, ref.coef_) < tol
     assert np.allclose(ours.predict(Xs), ref.predict(Xs.toarray()), rtol=tol)
+
+
+def test_sparse_cg_reports_history_stop_reason_and_max_iter():
+    Xs = sp.csr_matrix(np.where(np.abs(X_DIA) < 0.02, 0.0, X_DIA))
+    m = Ridge(alpha=0.5, solver="sparse_cg").fit(Xs, Y_DIA)
+    res = m.history_["residual_norm"]
+    assert m.stop_reason_ == "converged" and res[0] == 1.0 and res[-1] <= m.tol
+    assert len(res) == m.n_iter_[0] + 1
+    # CG on a 10 × 10 system: 2 iterations cannot reach a 1e-10 relative residual
+    with pytest.warns(ConvergenceWarning, match="sparse_cg"):
+        short = Ridge(alpha=0.5, solver="sparse_cg", max_iter=2).fit(Xs, Y_DIA)
+    assert short.stop_reason_ == "max_iter" and short.history_["residual_norm"][-1] > 1e-10
+    direct = Ridge(alpha=0.5).fit(X_DIA, Y_DIA)
+    assert direct.history_ is None and direct.stop_reason_ == "converged"
 
 
 def test_n_less_than_d_uses_dual():

@@ -113,6 +113,34 @@ def test_feature_never_seen_for_a_class_keeps_finite_probabilities():
         assert np.isfinite(lp).all()
 
 
+def test_alpha_zero_absent_unseen_features_contribute_nothing():
+    # alpha = 0: P(w | c) is the raw frequency, so a word never seen in a class has log P = −inf.
+    # An ABSENT such word contributes 0 · log 0 = 0; before this was handled, the product
+    # 0 · (−inf) made every joint log-likelihood NaN (and BernoulliNB predicted class 0 for all).
+    X = np.array([[2, 0, 1], [1, 0, 0], [0, 3, 1], [0, 1, 0]])
+    y = [0, 0, 1, 1]
+    # multinomial: class 0 totals (3, 0, 1) → P = (3/4, 0, 1/4); class 1 (0, 4, 1) → (0, 4/5, 1/5)
+    expect = np.array(
+        [
+            [np.log(0.5) + 2 * np.log(3 / 4) + np.log(1 / 4), -np.inf],
+            [np.log(0.5) + np.log(3 / 4), -np.inf],
+            [-np.inf, np.log(0.5) + 3 * np.log(4 / 5) + np.log(1 / 5)],
+            [-np.inf, np.log(0.5) + np.log(4 / 5)],
+        ]
+    )
+    for Xin in (X, sp.csr_matrix(X)):
+        nb = MultinomialNB(alpha=0.0).fit(Xin, y)
+        np.testing.assert_allclose(nb.predict_joint_log_proba(Xin), expect, rtol=1e-15)
+        np.testing.assert_array_equal(nb.predict_proba(Xin), np.eye(2)[y])
+    # Bernoulli: class 0 presence (1, 0, 1/2), class 1 (0, 1, 1/2): each row fits only its class
+    for Xin in (X, sp.csr_matrix(X)):
+        nb = BernoulliNB(alpha=0.0).fit(Xin, y)
+        jll = nb.predict_joint_log_proba(Xin)
+        np.testing.assert_allclose(jll[[0, 1], 0], np.log(0.5) + np.log(0.5), rtol=1e-15)
+        assert np.all(np.isneginf(jll[[0, 1], 1])) and np.all(np.isneginf(jll[[2, 3], 0]))
+        np.testing.assert_array_equal(nb.predict(Xin), y)
+
+
 def test_very_long_document_does_not_underflow():
     docs = ["free prize call now", "win cash now", "see you at lunch", "meeting moved to noon"]
     y = ["spam", "spam", "ham", "ham"]

@@ -74,6 +74,17 @@ def test_cost_change_rule():
     assert abs(J[-1] - J[-2]) <= 1e-3 < abs(J[-2] - J[-3])
 
 
+def test_grad_norm_rule_after_iterations():
+    # tol = 0 disables the cost-change rule until J stops changing in floating point, which
+    # happens far below ‖∇J‖ = 1e-3 here; the gradient-norm rule must fire first
+    res = GradientDescent(learning_rate=0.05, tol=0.0, gtol=1e-3).minimize(
+        quad(np.diag([1.0, 10.0]), np.zeros(2)), [1.0, 1.0]
+    )
+    g = res.history["grad_norm"]
+    assert res.stop_reason == "grad_norm" and res.converged and res.n_iter > 10
+    assert g[-1] <= 1e-3 < g[-2] and len(g) == res.n_iter + 1
+
+
 def test_grad_norm_at_start():
     res = GradientDescent().minimize(quad(np.eye(2), np.zeros(2)), np.zeros(2))
     assert res.stop_reason == "grad_norm" and res.n_iter == 0

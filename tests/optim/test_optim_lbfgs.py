@@ -91,6 +91,27 @@ def test_line_search_strong_wolfe():
     assert abs(2.0 * (a - 3.0)) <= 0.9 * 6.0
 
 
+@pytest.mark.parametrize("alpha1", [1e-3, 0.3, 10.0, 1e3])
+@pytest.mark.parametrize("c2", [0.9, 0.1])
+def test_line_search_brackets_and_zooms_to_strong_wolfe(alpha1, c2):
+    # along the steepest-descent direction of Rosenbrock at (−1.2, 1): a tiny first step forces
+    # the doubling phase, a huge one the bracketing and zoom (cubic interpolation); c2 = 0.1
+    # demands a nearly exact minimiser along the line. Every returned step must satisfy both
+    # strong Wolfe conditions.
+    x = np.array([-1.2, 1.0])
+    d = -rosen_der(x)
+
+    def phi(a):
+        return rosen(x + a * d), float(rosen_der(x + a * d) @ d), None
+
+    f0, d0 = rosen(x), float(rosen_der(x) @ d)
+    a, f, _, n_eval = line_search_wolfe(phi, f0, d0, alpha1, c2=c2)
+    assert a is not None and a > 0
+    assert f == rosen(x + a * d) and f <= f0 + 1e-4 * a * d0  # sufficient decrease
+    assert abs(phi(a)[1]) <= c2 * abs(d0)  # strong curvature condition
+    assert n_eval <= 35  # 25 bracketing + 10 zoom evaluations at most
+
+
 def test_shape_kept_and_x0_untouched():
     x0 = np.full((2, 3), -1.0)
     res = lbfgs(lambda x: (float(np.sum((x - 2) ** 2)), 2 * (x - 2)), x0)

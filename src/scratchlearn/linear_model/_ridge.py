@@ -90,11 +90,12 @@ def ridge_svd(X, Y, alpha):
     return Vt.T @ (factor * UtY)
 
 
-def ridge_cg(matvec, rmatvec, Y, alpha, *, tol=1e-10, max_iter=None):
+def ridge_cg(matvec, rmatvec, Y, alpha, *, tol=1e-10, max_iter=None, trace=None):
     """Conjugate gradients on (XcᵀXc + αI) w = Xcᵀy, one target at a time.
 
     ``matvec(v) = Xc v`` and ``rmatvec(u) = Xcᵀu``. Stops when ‖residual‖ <= tol ‖Xcᵀy‖.
-    Returns (W (d, k), iterations per target)."""
+    ``trace``, a list, receives per target the relative residuals ‖r‖/‖Xcᵀy‖ (start, then one
+    per iteration). Returns (W (d, k), iterations per target)."""
     B = np.column_stack([rmatvec(Y[:, t]) for t in range(Y.shape[1])])  # (d, k)
     d = B.shape[0]
     max_iter = max_iter or 10 * d
@@ -104,6 +105,8 @@ def ridge_cg(matvec, rmatvec, Y, alpha, *, tol=1e-10, max_iter=None):
         r = B[:, t].copy()
         p, rr = r.copy(), r @ r
         stop = tol**2 * rr
+        norm0 = np.sqrt(rr) if rr > 0 else 1.0
+        hist = [float(np.sqrt(rr) / norm0)]
         it = 0
         while rr > stop and it < max_iter:
             Ap = rmatvec(matvec(p)) + a * p
@@ -113,7 +116,10 @@ def ridge_cg(matvec, rmatvec, Y, alpha, *, tol=1e-10, max_iter=None):
             rr_new = r @ r
             p = r + (rr_new / rr) * p
             rr, it = rr_new, it + 1
+            hist.append(float(np.sqrt(rr) / norm0))
         W[:, t], n_iter = w, n_iter + [it]
+        if trace is not None:
+            trace.append(hist)
     return W, n_iter
 
 
@@ -152,6 +158,11 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
         Solver actually used.
     n_iter_ : int or list of int
         CG iterations per target ("sparse_cg"); 1 for the direct solvers.
+    history_ : dict or None
+        "sparse_cg": {"residual_norm": relative residuals ‖r‖/‖Xcᵀy‖ per iteration} (a list
+        of such lists for several targets); None for the direct solvers.
+    stop_reason_ : str
+        "converged" (direct solve, or every CG run met ``tol``) or "max_iter".
     """
 
     _parameter_constraints = {
@@ -192,6 +203,7 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
         if np.any(alpha < 0) or alpha.ndim != 1:
             raise ValueError(f"alpha must be non-negative, one value per target; got {alpha}.")
         Xc, Yc, x_off, y_off = center_data(X, Y, fit_intercept=self.fit_intercept, sample_weight=s)
+        self.history_, self.stop_reason_ = None, "converged"  # direct solvers
         W, used, n_iter = self._solve(Xc, Yc, s, x_off, alpha)
         coef = W.T  # (k, d)
         intercept = set_intercept(coef, x_off, y_off, self.fit_intercept)
@@ -241,10 +253,18 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
             return out - x_off * su.sum() if sparse else out
 
         Ys = Yc * root[:, None]
-        W, n_iter = ridge_cg(matvec, rmatvec, Ys, alpha, tol=self.tol, max_iter=self.max_iter)
-        if max(n_iter) >= (self.max_iter or 10 * Xc.shape[1]):
+        trace = []
+        W, n_iter = ridge_cg(
+            matvec, rmatvec, Ys, alpha, tol=self.tol, max_iter=self.max_iter, trace=trace
+        )
+        self.history_ = {"residual_norm": trace[0] if len(trace) == 1 else trace}
+        # a run that hit the cap without meeting tol (a run may meet tol on its last step)
+        if any(h[-1] > self.tol for h in trace) and max(n_iter) >= (
+            self.max_iter or 10 * Xc.shape[1]
+        ):
             import warnings
 
+            self.stop_reason_ = "max_iter"
             warnings.warn(
                 "Ridge sparse_cg reached max_iter before converging.",
                 ConvergenceWarning,

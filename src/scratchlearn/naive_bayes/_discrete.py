@@ -36,6 +36,23 @@ from ._base import _BaseNB, _feature_names, class_log_prior
 __all__ = ["MultinomialNB", "BernoulliNB"]
 
 
+def _log_linear(X, log_p):
+    """Σ_j x_ij log p_cj (n, K) with the convention 0 · log 0 = 0.
+
+    With ``alpha=0`` a count never seen in a class has log p = −inf; a plain product would
+    turn the absent features' 0 · (−inf) into NaN. Here those zeros contribute nothing and a
+    present feature of probability 0 makes the class impossible (−inf), as the formula says.
+    """
+    finite = np.isfinite(log_p)  # (K, d)
+    if finite.all():
+        return np.asarray(X @ log_p.T)
+    J = np.asarray(X @ np.where(finite, log_p, 0.0).T)  # (n, K)
+    present = (X != 0).astype(np.float64)  # sparse stays sparse
+    impossible = np.asarray(present @ (~finite).T.astype(np.float64)) > 0  # (n, K)
+    J[impossible] = -np.inf
+    return J
+
+
 class _BaseDiscreteNB(_BaseNB):
     """Counting naive Bayes: ``class_count_``, ``feature_count_`` and their smoothed logs."""
 
@@ -143,7 +160,8 @@ class MultinomialNB(_BaseDiscreteNB):
     ----------
     alpha : float ≥ 0, default 1.0
         Additive smoothing; 1 is the seeds' Laplace (add-one) smoothing. It is used as given:
-        0 means no smoothing, and a feature never seen in a class then has log-probability −inf.
+        0 means no smoothing, and a feature never seen in a class then has log-probability −inf
+        (absent, it contributes 0 · log 0 = 0; present, it makes the class impossible).
     fit_prior : bool, default True
         Learn π_c as the class frequency; False: uniform prior.
     class_prior : array-like (K,) or None
@@ -174,7 +192,7 @@ class MultinomialNB(_BaseDiscreteNB):
 
     def _joint_log_likelihood(self, X):
         # J = X · log P(w | c)ᵀ + log π, (n, K)
-        return np.asarray(X @ self.feature_log_prob_.T) + self.class_log_prior_
+        return _log_linear(X, self.feature_log_prob_) + self.class_log_prior_
 
     def _explain_terms(self, X):
         x = X.toarray()[0] if sp.issparse(X) else np.asarray(X)[0]
@@ -252,6 +270,13 @@ class BernoulliNB(_BaseDiscreteNB):
 
     def _joint_log_likelihood(self, X):
         X = self._prepare(X)
+        finite = np.isfinite(self.feature_log_prob_).all() and np.isfinite(self._neg_log_prob).all()
+        if not finite:
+            # alpha = 0 left some p_jc at 0 or 1: J = x·log p + (1 − x)·log(1 − p) with
+            # 0 · log 0 = 0, on a dense X (this degenerate case only)
+            X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+            jll = _log_linear(X, self.feature_log_prob_)
+            return jll + _log_linear(1.0 - X, self._neg_log_prob) + self.class_log_prior_
         # J = Σ_j log(1 − p_jc) + x · [log p − log(1 − p)]ᵀ + log π, (n, K)
         W = self.feature_log_prob_ - self._neg_log_prob
         b = self._neg_log_prob.sum(axis=1) + self.class_log_prior_
