@@ -124,6 +124,23 @@ def test_scores():
     assert clf.score(X, [0, 0, 1], sample_weight=[1, 1, 2]) == pytest.approx(0.5)
 
 
+def test_scores_validate_y_and_weights():
+    X = np.array([[1.0], [2.0], [3.0]])
+    reg = Toy().fit(X, [2.0, 4.0, 6.0])
+    clf = ToyClf().fit(X, [0, 0, 1])
+    # Each of these was once a silent wrong answer or a NumPy broadcasting error.
+    with pytest.raises(ValueError, match="NaN"):
+        reg.score(X, [np.nan, 4.0, 6.0])  # scored 1.0
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        reg.score(X, [2.0, 4.0])
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        clf.score(X, [0, 0])
+    with pytest.raises(ValueError, match="Negative"):
+        clf.score(X, [0, 0, 1], sample_weight=[1, -1, 1])
+    # a (n, 1) column is a column of labels, not an (n, n) broadcast (which scored 5/9)
+    assert clf.score(X, np.array([[0], [0], [1]])) == pytest.approx(2 / 3)
+
+
 def test_fit_does_not_modify_hyperparameters_and_pickles():
     est = Toy(alpha=2.0)
     before = est.get_params()

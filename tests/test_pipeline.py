@@ -92,6 +92,7 @@ def test_regressor_pipeline_and_transform_pipeline():
     pipe = make_pipeline(MinMaxScaler(), Ridge(alpha=0.5)).fit(X_DIA, Y_DIA)
     assert sk_is_regressor(pipe) and pipe._estimator_type == "regressor"
     manual = Ridge(alpha=0.5).fit(MinMaxScaler().fit_transform(X_DIA), Y_DIA)
+    # the same arithmetic on the same arrays: 1e-9 absolute on targets of order 10² is rounding
     np.testing.assert_allclose(
         pipe.predict(X_DIA),
         manual.predict(MinMaxScaler().fit(X_DIA).transform(X_DIA)),
@@ -199,6 +200,7 @@ def test_sklearn_tools_accept_our_pipeline():
     # scikit-learn steps inside ours, ours inside scikit-learn's
     mixed = make_pipeline(PCA(n_components=3), StandardScaler(), NearestCentroid())
     same = skpipe.make_pipeline(PCA(n_components=3), skp.StandardScaler(), NearestCentroid())
+    # accuracies are multiples of 1/n_test: any real difference is ≥ 0.02, rounding is ≪ 1e-12
     np.testing.assert_allclose(
         cross_val_score(mixed, X_IRIS, Y_IRIS, cv=3),
         cross_val_score(same, X_IRIS, Y_IRIS, cv=3),

@@ -91,6 +91,16 @@ def test_decision_regions_rejects_bad_shapes():
         plotting.plot_decision_regions(_ThresholdClassifier(), np.zeros((5, 3)), np.zeros(5))
     with pytest.raises(ValueError, match="y must have shape"):
         plotting.plot_decision_regions(_ThresholdClassifier(), np.zeros((5, 2)), np.zeros(4))
+    # NaN once reached the classifier as a NaN grid ("Input X contains NaN" about the grid)
+    X_nan = np.zeros((5, 2))
+    X_nan[0, 0] = np.nan
+    with pytest.raises(ValueError, match="needs finite X"):
+        plotting.plot_decision_regions(_ThresholdClassifier(), X_nan, np.zeros(5))
+    # a float resolution passed the old int() check, then failed inside np.linspace
+    with pytest.raises(ValueError, match="resolution must be an int"):
+        plotting.plot_decision_regions(
+            _ThresholdClassifier(), np.eye(5, 2), np.zeros(5), ax=_ax(), resolution=2.5
+        )
 
 
 # -- loss curve ------------------------------------------------------------------------------
@@ -115,6 +125,9 @@ def test_loss_curve_linear_scale_and_plain_sequence():
     np.testing.assert_array_equal(ax.grad_ax.lines[0].get_ydata(), [1.0, 0.5])
     with pytest.raises(ValueError, match="needs positive values"):
         plotting.plot_loss_curve([1.0, -1.0], ax=_ax(), log_scale=True)
+    # a misspelt option was once taken as "truthy" and silently meant log_scale=True
+    with pytest.raises(ValueError, match="log_scale must be"):
+        plotting.plot_loss_curve([3.0, 2.0], ax=_ax(), log_scale="yes")
 
 
 def test_history_layouts():
@@ -244,6 +257,9 @@ def test_predicted_vs_true():
     np.testing.assert_array_equal(x, y)  # the identity line
     with pytest.raises(ValueError, match="same length"):
         plotting.plot_predicted_vs_true([1.0], [1.0, 2.0])
+    # NaN once failed inside matplotlib with "Axis limits cannot be NaN or Inf"
+    with pytest.raises(ValueError, match="must be finite"):
+        plotting.plot_predicted_vs_true([1.0, np.nan], [1.0, 2.0], ax=_ax())
 
 
 def test_importing_plotting_does_not_import_matplotlib():

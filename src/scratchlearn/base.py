@@ -161,10 +161,6 @@ class BaseEstimator:
             changed.append(f"{name}={text}")
         return f"{type(self).__name__}({', '.join(changed)})"
 
-    def __getstate__(self):
-        state = self.__dict__.copy()
-        return state
-
     # -- tags ---------------------------------------------------------------------------------
     def _scratch_tags(self) -> dict:
         """Capabilities of this estimator; subclasses update the dict returned by ``super()``."""
@@ -341,20 +337,6 @@ def _feature_name_mismatch(fitted, names) -> str:
     return msg
 
 
-def _r2(y_true, y_pred, sample_weight=None) -> float:
-    y_true = np.asarray(y_true, dtype=np.float64)
-    y_pred = np.asarray(y_pred, dtype=np.float64)
-    w = np.ones(y_true.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
-    if y_true.ndim == 1:
-        y_true, y_pred = y_true[:, None], y_pred.reshape(-1, 1)
-    mean = np.average(y_true, axis=0, weights=w)
-    ss_res = np.sum(w[:, None] * (y_true - y_pred) ** 2, axis=0)
-    ss_tot = np.sum(w[:, None] * (y_true - mean) ** 2, axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r2 = np.where(ss_tot > 0, 1.0 - ss_res / ss_tot, np.where(ss_res > 0, 0.0, 1.0))
-    return float(np.mean(r2))
-
-
 class ClassifierMixin:
     """Adds mean accuracy as ``score``."""
 
@@ -367,9 +349,11 @@ class ClassifierMixin:
 
     def score(self, X, y, sample_weight=None) -> float:
         """Mean accuracy of ``predict(X)`` against y (weighted by ``sample_weight``)."""
-        y = np.asarray(y)
-        correct = (self.predict(X) == y).astype(np.float64)
-        return float(np.average(correct, weights=sample_weight))
+        # Through the metric, so y and sample_weight are validated: a (n, 1) column once
+        # broadcast against the (n,) predictions into an (n, n) comparison.
+        from .metrics import accuracy_score
+
+        return accuracy_score(y, self.predict(X), sample_weight=sample_weight)
 
 
 class RegressorMixin:
@@ -383,8 +367,11 @@ class RegressorMixin:
         return t
 
     def score(self, X, y, sample_weight=None) -> float:
-        """R² of ``predict(X)`` against y."""
-        return _r2(y, self.predict(X), sample_weight)
+        """R² of ``predict(X)`` against y (averaged over outputs), as ``metrics.r2_score``."""
+        # Through the metric, so y and sample_weight are validated: a NaN in y once scored 1.0.
+        from .metrics import r2_score
+
+        return r2_score(y, self.predict(X), sample_weight=sample_weight)
 
 
 class TransformerMixin:

@@ -18,6 +18,7 @@ from collections import defaultdict
 
 from .base import BaseEstimator, clone
 from .utils import Bunch
+from .utils._available_if import available_if
 from .utils._param_validation import HasMethods
 from .utils.validation import check_is_fitted
 
@@ -30,23 +31,7 @@ def _is_passthrough(step) -> bool:
     return step is None or (isinstance(step, str) and step == "passthrough")
 
 
-class _IfAvailable:
-    """A method that exists (``hasattr`` is True) only when ``check(pipeline)`` holds."""
-
-    def __init__(self, check, fn):
-        self.check, self.fn = check, fn
-        self.__doc__ = fn.__doc__
-        self.__name__ = fn.__name__
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self.fn
-        if not self.check(obj):
-            raise AttributeError(
-                f"This {type(obj).__name__} has no attribute {self.fn.__name__!r}: its final "
-                "step (or one of its steps) does not implement it."
-            )
-        return self.fn.__get__(obj, owner)
+_MISSING_IN_STEPS = "its final step (or one of its steps) does not implement it."
 
 
 def _final_has(method):
@@ -54,24 +39,19 @@ def _final_has(method):
         final = pipe._final_estimator
         return not _is_passthrough(final) and hasattr(final, method)
 
-    return lambda fn: _IfAvailable(check, fn)
+    return available_if(check, _MISSING_IN_STEPS)
 
 
 def _all_have(method):
     def check(pipe):
         return all(_is_passthrough(e) or hasattr(e, method) for _, e in pipe.steps)
 
-    return lambda fn: _IfAvailable(check, fn)
+    return available_if(check, _MISSING_IN_STEPS)
 
 
-def _final_can_transform(fn):
-    def check(pipe):
-        final = pipe._final_estimator
-        return (
-            _is_passthrough(final) or hasattr(final, "fit_transform") or hasattr(final, "transform")
-        )
-
-    return _IfAvailable(check, fn)
+def _final_can_transform(pipe):
+    final = pipe._final_estimator
+    return _is_passthrough(final) or hasattr(final, "fit_transform") or hasattr(final, "transform")
 
 
 def _fit_transform_one(transformer, X, y, params):
@@ -353,7 +333,7 @@ class Pipeline(BaseEstimator):
             self._log(len(self.steps) - 1, name, start)
         return self
 
-    @_final_can_transform
+    @available_if(_final_can_transform, _MISSING_IN_STEPS)
     def fit_transform(self, X, y=None, **params):
         """Fit all steps and return the final step's transform of the training data."""
         self._validate_steps()

@@ -206,6 +206,7 @@ def test_regression_errors_and_cap():
 def test_circles_geometry():
     X, y = make_circles(n_samples=100, factor=0.3, random_state=0)
     r = np.hypot(X[:, 0], X[:, 1])
+    # points are (r cos t, r sin t): the radius comes back to a few ulps
     np.testing.assert_allclose(r[y == 0], 1.0, rtol=1e-12)
     np.testing.assert_allclose(r[y == 1], 0.3, rtol=1e-12)
     assert np.bincount(y).tolist() == [50, 50]
@@ -220,6 +221,7 @@ def test_circles_geometry():
 def test_moons_geometry():
     X, y = make_moons(n_samples=101, shuffle=False)
     assert np.bincount(y).tolist() == [50, 51]
+    # points on unit half-circles (cos t, sin t): radii to a few ulps
     np.testing.assert_allclose(np.hypot(X[y == 0, 0], X[y == 0, 1]), 1.0, rtol=1e-12)
     np.testing.assert_allclose(np.hypot(X[y == 1, 0] - 1, X[y == 1, 1] - 0.5), 1.0, rtol=1e-12)
     assert (X[y == 0, 1] >= 0).all() and (X[y == 1, 1] <= 0.5).all()

@@ -332,3 +332,14 @@ def test_bad_input():
         M.roc_curve(["a", "b"], [0.1, 0.2])
     with pytest.warns(UndefinedMetricWarning, match="No negative samples"):
         M.roc_curve([1, 1], [0.1, 0.2])
+    # These three once escaped as an IndexError from deep inside, or were silently accepted.
+    for empty in (M.log_loss, M.roc_auc_score, M.roc_curve):
+        with pytest.raises(ValueError, match="empty input"):
+            empty([], [])
+    with pytest.raises(ValueError, match="average must be one of"):
+        M.roc_auc_score([0, 1], [0.1, 0.2], average="mean")
+    # the string "False" is truthy: it once gave the normalised score instead of the count
+    with pytest.raises(ValueError, match="normalize must be True or False"):
+        M.accuracy_score([0, 1], [0, 0], normalize="False")
+    with pytest.raises(ValueError, match="normalize must be True or False"):
+        M.log_loss([0, 1], [0.2, 0.7], normalize="False")

@@ -147,3 +147,6 @@ def test_bad_input():
         M.adjusted_rand_score([0, 1], [0, 1, 1])
     with pytest.raises(ValueError, match="NaN"):
         M.rand_score([0.0, np.nan], [0, 1])
+    # a fractional sample size was once truncated silently (2.5 -> 2)
+    with pytest.raises(ValueError, match="sample_size must be an int"):
+        M.silhouette_score(X, [0, 0, 0, 1, 1, 1], sample_size=2.5)

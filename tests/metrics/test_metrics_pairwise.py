@@ -253,6 +253,13 @@ def test_bad_input():
         P.minkowski_distances(X, p=0.5)
     with pytest.raises(ValueError, match="Negative"):
         P.pairwise_distances(-np.ones((2, 2)), metric="precomputed")
+    # A negative gamma once gave an RBF matrix of ones (the clipped exponent) without a word.
+    with pytest.raises(ValueError, match="gamma must be"):
+        P.rbf_kernel(X, gamma=-1.0)
+    with pytest.raises(ValueError, match="gamma must be"):
+        P.pairwise_kernels(X, metric="sigmoid", gamma="a")
+    with pytest.raises(ValueError, match="degree must be"):
+        P.polynomial_kernel(X, degree=-1)
 
 
 # --- properties ------------------------------------------------------------------------------

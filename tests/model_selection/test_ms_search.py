@@ -128,6 +128,9 @@ def test_parameter_grid_matches_sklearn(grid):
     assert [ours[i] for i in range(len(ours))] == list(theirs)
     with pytest.raises(IndexError):
         ours[len(ours)]
+    assert ours[-len(ours)] == ours[0]
+    with pytest.raises(IndexError):  # once wrapped round to a valid entry by divmod
+        ours[-len(ours) - 1]
 
 
 def test_parameter_grid_errors():

@@ -312,6 +312,8 @@ def test_bad_input_errors(diabetes):
         validation_curve(Ridge(), X, y, param_name="alpah", param_range=[1.0])
     with pytest.raises(ValueError, match=r"must\s+lie in \(0, 1\]"):
         learning_curve(Ridge(), X, y, train_sizes=[0.0, 0.5])
+    with pytest.raises(ValueError, match=r"must\s+lie in \(0, 1\]"):  # NaN passed both bounds
+        learning_curve(Ridge(), X, y, train_sizes=[np.nan, 0.5])
     with pytest.raises(ValueError, match=r"\[1, 294\]"):
         learning_curve(Ridge(), X, y, cv=3, train_sizes=[10, 300])
     with pytest.raises(ValueError, match="not both"):

@@ -202,6 +202,7 @@ def test_standard_scaler_partial_fit_sparse_and_large_offset():
     s = StandardScaler()
     for idx in np.array_split(np.arange(4000), 40):
         s.partial_fit(X[idx])
+    # each centred value carries ≈ ε·1e9 ≈ 2e-7 of rounding, so σ² ≈ 1 is good to ~1e-6
     np.testing.assert_allclose(s.var_, np.var(X, axis=0), rtol=1e-6)
 
 
@@ -233,6 +234,8 @@ def test_refit_resets_state():
 def test_standardised_columns_have_zero_mean_unit_variance(X):
     Z = StandardScaler().fit_transform(X)
     spread = np.ptp(X, axis=0) > 1e-6 * (1 + np.abs(X).max(axis=0))
+    # |x| ≤ 1e3 and the spread may be as small as 1e-6·|x|: z = (x − μ)/σ then carries
+    # ≈ ε·|x|/σ ≈ 1e-10 of rounding, hence 1e-9 absolute for means and 1e-7 relative for σ²
     np.testing.assert_allclose(Z.mean(axis=0), 0, atol=1e-9)
     np.testing.assert_allclose(Z.var(axis=0)[spread], 1, rtol=1e-7)
     np.testing.assert_allclose(

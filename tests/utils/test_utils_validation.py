@@ -10,12 +10,14 @@ from scratchlearn.utils import (
     StrOptions,
     check_array,
     check_classification_targets,
+    check_is_fitted,
     check_random_state,
     check_sample_weight,
     check_X_y,
     column_or_1d,
     parse_param_string,
     type_of_target,
+    unique_labels,
     validate_params,
 )
 
@@ -39,6 +41,18 @@ from scratchlearn.utils import (
 def test_check_array_rejects(bad, exc, match):
     with pytest.raises(exc, match=match):
         check_array(bad)
+
+
+def test_check_array_rejects_an_unknown_finiteness_option():
+    # "allow_nan" (underscore) was once accepted and silently meant "reject NaN"
+    with pytest.raises(ValueError, match="ensure_all_finite should be"):
+        check_array([[1.0, np.nan]], ensure_all_finite="allow_nan")
+
+
+def test_check_array_ragged_rows():
+    # once NumPy's bare "setting an array element with a sequence"
+    with pytest.raises(ValueError, match="X is not a rectangular array"):
+        check_array([[1.0, 2.0], [3.0]])
 
 
 def test_check_array_dict_entries_keep_numpy_message():
@@ -103,6 +117,15 @@ def test_check_random_state():
     assert isinstance(check_random_state(np.random.RandomState(0)), np.random.Generator)
     with pytest.raises(ValueError, match="random_state must be"):
         check_random_state("seed")
+    # a negative seed once surfaced as numpy's bare "expected non-negative integer"
+    with pytest.raises(ValueError, match="random_state must be a non-negative int; got -1"):
+        check_random_state(-1)
+
+
+def test_check_is_fitted_rejects_a_non_estimator():
+    # once a TypeError from vars() deep inside ("vars() argument must have __dict__")
+    with pytest.raises(TypeError, match="not an estimator instance"):
+        check_is_fitted(3)
 
 
 def test_type_of_target():
@@ -113,6 +136,14 @@ def test_type_of_target():
     assert type_of_target(np.array([[0, 1], [1, 0]])) == "multilabel-indicator"
     with pytest.raises(ValueError, match="Unknown label type: 'continuous'"):
         check_classification_targets([0.1, 0.2])
+    # mixed labels once raised "'<' not supported between 'str' and 'int'" from np.unique,
+    # and unique_labels silently turned the numbers into strings
+    mixed = np.array([1, "a"], dtype=object)
+    with pytest.raises(ValueError, match="Mix of label input types"):
+        type_of_target(mixed)
+    with pytest.raises(ValueError, match="Mix of label input types"):
+        unique_labels([1, 2], ["a"])
+    np.testing.assert_array_equal(unique_labels([2, 1], [3.0]), [1, 2, 3])
 
 
 def test_validate_params_and_parse():
@@ -142,3 +173,7 @@ def test_validate_params_and_parse():
     assert parse_param_string(cons["kind"], "x") == "x"
     with pytest.raises(InvalidParameterError, match="got 'z'"):
         parse_param_string(cons["kind"], "z")
+    # a negative seed passed validation and failed later inside NumPy
+    with pytest.raises(InvalidParameterError, match="must be a non-negative int"):
+        validate_params({"random_state": ["random_state"]}, {"random_state": -1}, "Est")
+    validate_params({"random_state": ["random_state"]}, {"random_state": 0}, "Est")

@@ -14,8 +14,8 @@ per-label scores; "weighted" weights each label by its support ``true``; "binary
 ``pos_label`` alone. A ratio whose denominator is 0 is set to ``zero_division`` ("warn" means 0
 with an :class:`~scratchlearn.exceptions.UndefinedMetricWarning`).
 
-Metrics of scores and probabilities (``log_loss``, ``roc_curve``, ``roc_auc_score``) are at the
-end of this file; they share the label handling above.
+Metrics of scores and probabilities (``log_loss``, ``roc_curve``, ``roc_auc_score``) live in
+``_ranking.py``; they share the label helpers above.
 """
 
 from __future__ import annotations
@@ -79,6 +79,12 @@ def _holds_strings(y):
     )
 
 
+def _check_bool(value, name):
+    """A flag must be a bool: the string "False" would otherwise count as true."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {value!r}.")
+
+
 def _weights(sample_weight, y):
     if sample_weight is None:
         return None
@@ -108,6 +114,7 @@ def _counts(y_true, y_pred, labels, w):
 
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
     """Fraction (or, with ``normalize=False``, weighted count) of exactly right predictions."""
+    _check_bool(normalize, "normalize")
     _, y_true, y_pred = _check_targets(y_true, y_pred)
     w = _weights(sample_weight, y_true)
     right = (y_true == y_pred).astype(np.float64)

@@ -20,6 +20,8 @@ row blocks of bounded memory, so the n × n matrix never exists at once.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -172,8 +174,14 @@ def silhouette_score(X, labels, *, metric="euclidean", sample_size=None, random_
         X = check_array(X, accept_sparse="csr" if metric != "precomputed" else False)
         labels = column_or_1d(labels, input_name="labels")
         check_consistent_length(X, labels)
-        if not 1 <= int(sample_size) <= X.shape[0]:
-            raise ValueError(f"sample_size must be in [1, {X.shape[0]}]; got {sample_size}.")
+        if (
+            isinstance(sample_size, (bool, np.bool_))
+            or not isinstance(sample_size, numbers.Integral)
+            or not 1 <= sample_size <= X.shape[0]
+        ):
+            raise ValueError(
+                f"sample_size must be an int in [1, {X.shape[0]}]; got {sample_size!r}."
+            )
         idx = check_random_state(random_state).permutation(X.shape[0])[: int(sample_size)]
         X = X[idx][:, idx] if metric == "precomputed" else X[idx]
         labels = labels[idx]

@@ -13,7 +13,7 @@ import numpy as np
 from ..exceptions import UndefinedMetricWarning
 from ..utils.multiclass import type_of_target
 from ..utils.validation import check_consistent_length, column_or_1d
-from ._classification import _index_of, _weights
+from ._classification import _check_bool, _index_of, _weights
 
 __all__ = ["log_loss", "roc_curve", "roc_auc_score"]
 
@@ -26,10 +26,13 @@ def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, labels=None
     Probabilities are clipped to ``[ε, 1 − ε]`` with ε the machine epsilon of their dtype, so a
     confident mistake costs ``−log ε`` instead of infinity. ``normalize=False`` returns the sum.
     """
+    _check_bool(normalize, "normalize")
     y_true = column_or_1d(y_true, input_name="y_true")
     P = np.asarray(y_proba)
     P = P.astype(np.float64) if P.dtype not in (np.float32, np.float64) else P
     check_consistent_length(y_true, P)
+    if y_true.shape[0] == 0:
+        raise ValueError("Found empty input arrays: y_true and y_proba have 0 samples.")
     if P.ndim == 1:
         P = P[:, None]
     if P.ndim != 2 or not np.all(np.isfinite(P)):
@@ -103,6 +106,8 @@ def _check_scores(y_true, y_score, sample_weight):
     y_true = column_or_1d(y_true, input_name="y_true")
     S = np.asarray(y_score, dtype=np.float64)
     check_consistent_length(y_true, S)
+    if y_true.shape[0] == 0:
+        raise ValueError("Found empty input arrays: y_true and y_score have 0 samples.")
     if not np.all(np.isfinite(S)):
         raise ValueError("Input y_score contains NaN or infinity.")
     if y_true.dtype.kind == "f" and not np.all(np.isfinite(y_true)):
@@ -185,6 +190,11 @@ def roc_auc_score(
     over the K(K−1)/2 pairs the mean of the two directed AUCs (Hand & Till 2001).
     Unlike scikit-learn (which warns and returns NaN) a y_true with one class is an error.
     """
+    if average not in (None, "micro", "macro", "samples", "weighted"):
+        raise ValueError(
+            "average must be one of None, 'micro', 'macro', 'samples', 'weighted'; "
+            f"got {average!r}."
+        )
     y_true, S, w = _check_scores(y_true, y_score, sample_weight)
     kind = type_of_target(y_true)
     if kind == "binary" and not (S.ndim == 2 and S.shape[1] > 2):

@@ -149,7 +149,12 @@ def r2_score(
 
 
 def _check_power(power):
-    if not isinstance(power, numbers.Real) or isinstance(power, bool) or 0 < power < 1:
+    if (
+        not isinstance(power, numbers.Real)
+        or isinstance(power, bool)
+        or not -np.inf < power < np.inf
+        or 0 < power < 1
+    ):
         raise ValueError(
             f"Tweedie deviance is only defined for power <= 0 and power >= 1; got power={power!r}."
         )

@@ -23,10 +23,14 @@ Hamming follows scikit-learn and SciPy: the *fraction* of coordinates that diffe
 bit-count form used in the lecture notes (the number of differing coordinates) is ``d`` times
 this value.
 
-The expansion ``‖x‖² − 2x·y + ‖y‖²`` can lose the last digits to cancellation and come out
-slightly negative for near-identical rows: negatives are clipped to 0, and when ``Y`` is None the
-diagonal is set to exactly 0. Sparse CSR input is accepted by the matrix-product metrics
-(euclidean, cosine and the kernels).
+The expansion ``‖x‖² − 2x·y + ‖y‖²`` cancels: it loses about ``log₁₀(‖x‖²/‖x − y‖²)`` digits,
+so rows far from the origin compared with their distance (un-centred data) come out with few
+correct digits, or as 0 (``[1e8, 1]`` and ``[1e8, 1.0001]``), and near-identical rows can come
+out slightly negative. Negatives are clipped to 0 and, when ``Y`` is None, the diagonal is set to
+exactly 0. Centre the data first, or use ``metric="minkowski", p=2`` (coordinate differences,
+no cancellation) when such distances matter.
+
+Sparse CSR input is accepted by the matrix-product metrics (euclidean, cosine and the kernels).
 """
 
 from __future__ import annotations
@@ -231,7 +235,13 @@ def cosine_distances(X, Y=None):
 
 
 def _gamma(gamma, X):
-    return 1.0 / X.shape[1] if gamma is None else float(gamma)
+    """γ, defaulting to 1/d. A negative γ is refused: for RBF it would turn the clipped
+    exponent −γ‖x − y‖² into a matrix of ones, a silent wrong answer."""
+    if gamma is None:
+        return 1.0 / X.shape[1]
+    if not isinstance(gamma, numbers.Real) or isinstance(gamma, bool) or not gamma >= 0:
+        raise ValueError(f"gamma must be a real number >= 0 or None; got {gamma!r}.")
+    return float(gamma)
 
 
 def linear_kernel(X, Y=None, dense_output=True):
@@ -276,6 +286,8 @@ def _power_inplace(K, degree):
 
 def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1):
     """Polynomial kernel ``K = (γ X Yᵀ + c₀)^degree``."""
+    if not isinstance(degree, numbers.Real) or isinstance(degree, bool) or not degree >= 1:
+        raise ValueError(f"degree must be a real number >= 1; got {degree!r}.")
     X, Y = check_pairwise_arrays(X, Y, accept_sparse=True)
     K = _affine_inner_products(X, Y, _gamma(gamma, X), float(coef0))  # (n, m)
     return _power_inplace(K, degree)

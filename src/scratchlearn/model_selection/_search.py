@@ -17,7 +17,6 @@ from __future__ import annotations
 import numbers
 import sys
 import time
-import types
 import warnings
 from collections.abc import Mapping, Sequence
 from itertools import product
@@ -25,6 +24,7 @@ from itertools import product
 import numpy as np
 
 from ..base import BaseEstimator, clone
+from ..utils._available_if import available_if
 from ..utils._param_validation import HasMethods, Interval, StrOptions
 from ..utils.validation import check_is_fitted
 from ._split import check_cv
@@ -93,6 +93,8 @@ class ParameterGrid:
     def __getitem__(self, index):
         if index < 0:
             index += len(self)
+        if index < 0:
+            raise IndexError("ParameterGrid index out of range")
         for grid in self.param_grid:
             names = sorted(grid)
             sizes = [len(grid[n]) for n in names]
@@ -108,25 +110,6 @@ class ParameterGrid:
         raise IndexError("ParameterGrid index out of range")
 
 
-class _available_if:
-    """Method descriptor that exists (for ``hasattr``) only while ``check(instance)`` is true."""
-
-    def __init__(self, check, fn):
-        self.check, self.fn = check, fn
-        self.__doc__ = fn.__doc__
-        self.__name__ = fn.__name__
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self.fn
-        if not self.check(obj):
-            raise AttributeError(
-                f"{type(obj).__name__!r} object has no attribute {self.fn.__name__!r}: the "
-                f"estimator it searches over has no {self.fn.__name__!r}."
-            )
-        return types.MethodType(self.fn, obj)
-
-
 def _delegate(name):
     """A method that forwards to ``best_estimator_.<name>``, present when the estimator has it."""
 
@@ -140,7 +123,7 @@ def _delegate(name):
 
     method.__name__ = name
     method.__doc__ = f"``{name}`` of the estimator refitted with the best parameters."
-    return _available_if(check, method)
+    return available_if(check, f"the estimator it searches over has no {name!r}.")(method)
 
 
 def _rank_min(means):
@@ -341,7 +324,15 @@ class GridSearchCV(BaseEstimator):
         self.multimetric_ = multimetric
         self.n_splits_ = K
         self.scorer_ = scorers if multimetric else scorers["score"]
+        self._select_best(candidates, refit_metric)
+        if self.refit:
+            self._refit_best(X, y, fit_params)
+        return self
 
+    def _select_best(self, candidates, refit_metric):
+        """Set ``best_index_``, ``best_params_`` (and ``best_score_``) from ``cv_results_``:
+        the index a callable ``refit`` returns, else the candidate ranked first."""
+        J = len(candidates)
         if callable(self.refit):
             index = self.refit(self.cv_results_)
             if not isinstance(index, numbers.Integral) or not 0 <= index < J:
@@ -358,18 +349,18 @@ class GridSearchCV(BaseEstimator):
                 self.cv_results_[f"mean_test_{refit_metric}"][self.best_index_]
             )
 
-        if self.refit:
-            best = clone(self.estimator).set_params(
-                **{k: clone(v, safe=False) for k, v in self.best_params_.items()}
-            )
-            start = time.perf_counter()
-            if y is None:
-                best.fit(X, **fit_params)
-            else:
-                best.fit(X, y, **fit_params)
-            self.refit_time_ = time.perf_counter() - start
-            self.best_estimator_ = best
-        return self
+    def _refit_best(self, X, y, fit_params):
+        """Fit a clone with ``best_params_`` on all the data as ``best_estimator_``."""
+        best = clone(self.estimator).set_params(
+            **{k: clone(v, safe=False) for k, v in self.best_params_.items()}
+        )
+        start = time.perf_counter()
+        if y is None:
+            best.fit(X, **fit_params)
+        else:
+            best.fit(X, y, **fit_params)
+        self.refit_time_ = time.perf_counter() - start
+        self.best_estimator_ = best
 
     def _score_params(self, scorers, fit_params):
         """A ``sample_weight`` given to fit also weights the scores, for scorers that take it.

@@ -423,7 +423,7 @@ def _translate_train_sizes(train_sizes, n_max):
     if sizes.ndim != 1 or sizes.size == 0:
         raise ValueError(f"train_sizes must be a non-empty 1-D array; got {train_sizes!r}.")
     if sizes.dtype.kind == "f":
-        if sizes.min() <= 0.0 or sizes.max() > 1.0:
+        if not np.all(np.isfinite(sizes)) or sizes.min() <= 0.0 or sizes.max() > 1.0:
             raise ValueError(
                 "train_sizes given as floats are fractions of the largest training set and must "
                 f"lie in (0, 1]; got values in [{sizes.min()}, {sizes.max()}]."

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 
@@ -37,7 +39,20 @@ def as_2d(X, name: str, n_features: int | None = None) -> np.ndarray:
         raise ValueError(f"{name} needs X of shape {want}; got shape {X.shape}")
     if X.shape[0] == 0:
         raise ValueError(f"{name} needs at least one sample")
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"{name} needs finite X (no NaN or infinity)")
     return X
+
+
+def check_resolution(resolution) -> int:
+    """The number of grid points per axis: an int of at least 2."""
+    if (
+        isinstance(resolution, (bool, np.bool_))
+        or not isinstance(resolution, numbers.Integral)
+        or resolution < 2
+    ):
+        raise ValueError(f"resolution must be an int of at least 2; got {resolution!r}")
+    return int(resolution)
 
 
 def padded_range(values: np.ndarray, fraction: float = 0.05) -> tuple[float, float]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._axes import as_2d, get_axes, padded_range, palette
+from ._axes import as_2d, check_resolution, get_axes, padded_range, palette
 
 __all__ = ["plot_decision_regions", "plot_confusion_matrix"]
 
@@ -55,8 +55,7 @@ def plot_decision_regions(
     y = np.asarray(y)
     if y.shape != (X.shape[0],):
         raise ValueError(f"y must have shape ({X.shape[0]},); got {y.shape}")
-    if int(resolution) < 2:
-        raise ValueError(f"resolution must be at least 2; got {resolution}")
+    resolution = check_resolution(resolution)
     ax = get_axes(ax)
 
     (x0_lo, x0_hi), (x1_lo, x1_hi) = padded_range(X[:, 0]), padded_range(X[:, 1])

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._axes import as_2d, get_axes, padded_range
+from ._axes import as_2d, check_resolution, get_axes, padded_range
 
 __all__ = [
     "plot_loss_curve",
@@ -70,6 +70,8 @@ def _finite_points(values):
 
 
 def _use_log(values: np.ndarray, log_scale) -> bool:
+    if not (isinstance(log_scale, (bool, np.bool_)) or log_scale == "auto"):
+        raise ValueError(f"log_scale must be 'auto', True or False; got {log_scale!r}")
     finite = values[np.isfinite(values)]
     positive = finite.size > 0 and bool(np.all(finite > 0))
     if log_scale == "auto":
@@ -213,7 +215,7 @@ def plot_regression_fit(estimator, X, y, ax=None, resolution: int = 200):
     if y.shape != (X.shape[0],):
         raise ValueError(f"y must have shape ({X.shape[0]},); got {y.shape}")
     lo, hi = padded_range(X[:, 0], 0.02)
-    grid = np.linspace(lo, hi, int(resolution)).reshape(-1, 1)  # (r, 1)
+    grid = np.linspace(lo, hi, check_resolution(resolution)).reshape(-1, 1)  # (r, 1)
     ax = get_axes(ax)
     ax.scatter(X[:, 0], y, s=15, alpha=0.7, color="tab:gray", label="data")
     ax.plot(
@@ -245,6 +247,8 @@ def plot_predicted_vs_true(y_true, y_pred, ax=None):
             f"y_true and y_pred must be non-empty and of the same length; got "
             f"{y_true.size} and {y_pred.size}"
         )
+    if not (np.all(np.isfinite(y_true)) and np.all(np.isfinite(y_pred))):
+        raise ValueError("y_true and y_pred must be finite (no NaN or infinity)")
     ax = get_axes(ax)
     ax.scatter(y_true, y_pred, s=15, alpha=0.7, label="samples")
     lo, hi = padded_range(np.concatenate([y_true, y_pred]), 0.02)

@@ -142,7 +142,7 @@ def _check_simple(constraint, value) -> bool:
     if constraint == "random_state":
         return (
             value is None
-            or _is_int(value)
+            or (_is_int(value) and value >= 0)  # NumPy seeds are non-negative
             or isinstance(value, (np.random.Generator, np.random.RandomState))
         )
     if constraint == "array-like":
@@ -177,7 +177,7 @@ def _describe(constraint) -> str:
     if isinstance(constraint, str):
         return {
             "boolean": "an instance of 'bool'",
-            "random_state": "an int, a numpy.random.Generator or None",
+            "random_state": "a non-negative int, a numpy.random.Generator or None",
             "array-like": "an array-like",
             "sparse matrix": "a sparse matrix",
             "callable": "a callable",

@@ -29,6 +29,7 @@ def type_of_target(y) -> str:
         return "unknown"
     if y.ndim > 2 or y.size == 0 and y.ndim != 1:
         return "unknown"
+    _check_not_mixed(y)
     if y.ndim == 2 and y.shape[1] == 0:
         return "unknown"
     suffix = "-multioutput" if y.ndim == 2 and y.shape[1] > 1 else ""
@@ -45,6 +46,25 @@ def type_of_target(y) -> str:
     return "binary"
 
 
+def _check_not_mixed(*ys) -> None:
+    """Strings and numbers cannot be sorted together: say so instead of a TypeError from
+    inside ``np.unique`` (object arrays) or a silent cast of the numbers to strings."""
+    kinds = set()
+    for y in ys:
+        y = np.asarray(y)
+        if y.dtype.kind in "US":
+            kinds.add("string")
+        elif y.dtype == object:
+            kinds.update("string" if isinstance(v, str) else "number" for v in y.ravel())
+        elif y.size:
+            kinds.add("number")
+    if len(kinds) > 1:
+        raise ValueError(
+            "Mix of label input types (string and number): class labels must be all strings "
+            "or all numbers."
+        )
+
+
 def check_classification_targets(y) -> None:
     """Raise a ValueError naming the problem unless y holds class labels."""
     kind = type_of_target(y)
@@ -56,6 +76,7 @@ def check_classification_targets(y) -> None:
 
 
 def unique_labels(*ys):
-    """Sorted union of the labels found in every y."""
+    """Sorted union of the labels found in every y (all strings or all numbers)."""
+    _check_not_mixed(*ys)
     labels = np.unique(np.concatenate([np.asarray(y).ravel() for y in ys]))
     return labels

@@ -130,6 +130,10 @@ def check_array(
     ensure_all_finite : bool or "allow-nan"
         Reject NaN and infinite values (or only infinite values with "allow-nan").
     """
+    if not (isinstance(ensure_all_finite, (bool, np.bool_)) or ensure_all_finite == "allow-nan"):
+        raise ValueError(
+            f"ensure_all_finite should be a bool or 'allow-nan'; got {ensure_all_finite!r}."
+        )
     allow_nan = ensure_all_finite == "allow-nan"
     if X is None:
         raise ValueError(f"Expected an array-like for {input_name}, got None.")
@@ -164,7 +168,16 @@ def check_array(
         X_np = X.to_numpy()
     else:
         X_np = X
-    arr = np.asarray(X_np) if not isinstance(X_np, np.ndarray) else X_np
+    if isinstance(X_np, np.ndarray):
+        arr = X_np
+    else:
+        try:
+            arr = np.asarray(X_np)
+        except ValueError as exc:  # ragged nested lists
+            raise ValueError(
+                f"{input_name} is not a rectangular array: its rows must all have the same "
+                f"length ({exc})"
+            ) from None
     if arr.dtype.kind == "c":
         raise ValueError("Complex data not supported.")
     target = _resolve_dtype(arr.dtype, dtype)
@@ -344,6 +357,8 @@ def check_random_state(seed) -> np.random.Generator:
     if seed is None:
         return np.random.default_rng()
     if isinstance(seed, numbers.Integral) and not isinstance(seed, (bool, np.bool_)):
+        if seed < 0:
+            raise ValueError(f"random_state must be a non-negative int; got {seed!r}.")
         return np.random.default_rng(int(seed))
     if isinstance(seed, np.random.Generator):
         return seed
@@ -368,6 +383,8 @@ def check_is_fitted(estimator, attributes=None, *, msg: str | None = None) -> No
     """
     if isinstance(estimator, type):
         raise TypeError(f"{estimator.__name__} is a class, not an estimator instance.")
+    if not hasattr(estimator, "fit"):
+        raise TypeError(f"{estimator!r} is not an estimator instance (it has no 'fit' method).")
     if attributes is not None:
         names = [attributes] if isinstance(attributes, str) else list(attributes)
         fitted = all(hasattr(estimator, a) for a in names)
