@@ -2,10 +2,11 @@
 
 A :class:`Case` says how to build the data, both estimators, and how to call them. The runner
 times ``fit`` and then the case's ``method`` (predict, transform, ...) for each side: one warm-up
-call, then the median of several timed calls. It reports the ratio ours / scikit-learn (below 1
-means we are faster) at one BLAS/OpenMP thread and at the library default, since on a 2-core VM
-threading alone can change either side several-fold. Absolute seconds are printed for context
-only: ratios are what is comparable across runs on a shared machine.
+call, then the median of several timed samples, the two sides alternating sample by sample (a
+sample loops a fast call until it lasts at least 50 ms). It reports the ratio ours /
+scikit-learn (below 1 means we are faster) at one BLAS/OpenMP thread and at the library default,
+since on a 2-core VM threading alone can change either side several-fold. Absolute seconds are
+printed for context only: ratios are what is comparable across runs on a shared machine.
 """
 
 from __future__ import annotations
@@ -43,37 +44,64 @@ class Timing:
     predict: float | None
 
 
-def _median_time(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def _args(case: Case, data: tuple):
     fit_args = case.fit_args(data) if case.fit_args else data
     pred_args = case.predict_args(data) if case.predict_args else (data[0],)
     return fit_args, pred_args
 
 
-def time_side(case: Case, factory, data, repeat: int | None = None):
-    """Warm up once, then time fit and the case's method; returns (Timing, fitted estimator)."""
-    fit_args, pred_args = _args(case, data)
+MIN_SAMPLE_SECONDS = 0.05  # a timed sample loops a fast call until it lasts at least this
+
+
+def _once(fn) -> float:
     t0 = time.perf_counter()
-    est = factory().fit(*fit_args)  # warm-up: JIT compilation, caches, page faults
-    first = time.perf_counter() - t0
+    fn()
+    return time.perf_counter() - t0
+
+
+def _loops_for(seconds: float) -> int:
+    """How many calls make one timed sample last MIN_SAMPLE_SECONDS (as timeit's autorange)."""
+    return max(1, int(MIN_SAMPLE_SECONDS / max(seconds, 1e-7)) + 1)
+
+
+def _paired_medians(fn_ours, fn_theirs, first_ours, first_theirs, repeat):
+    """Median seconds per call of each side, the two sides timed alternately sample by sample
+    so that drift of the shared machine lands on both alike."""
+    k = _loops_for(min(first_ours, first_theirs))
+    ours, theirs = [], []
+    for _ in range(repeat):
+        ours.append(_once(lambda: [fn_ours() for _ in range(k)]) / k)
+        theirs.append(_once(lambda: [fn_theirs() for _ in range(k)]) / k)
+    return statistics.median(ours), statistics.median(theirs)
+
+
+def time_pair(case: Case, data, repeat: int | None = None):
+    """Time fit and then the case's method for both sides, interleaved.
+
+    One warm-up call per side first (JIT compilation, caches, page faults). Returns
+    (Timing ours, Timing theirs, fitted ours, fitted theirs).
+    """
+    fit_args, pred_args = _args(case, data)
+    fit_o = lambda: case.ours().fit(*fit_args)  # noqa: E731
+    fit_t = lambda: case.theirs().fit(*fit_args)  # noqa: E731
+    first_o, first_t = _once(fit_o), _once(fit_t)
     if repeat is None:
-        repeat = case.repeat or (3 if first > 2.0 else 5 if first > 0.2 else 9)
-    fit_t = _median_time(lambda: factory().fit(*fit_args), repeat)
-    est = factory().fit(*fit_args)
-    pred_t = None
+        slow = max(first_o, first_t)
+        repeat = case.repeat or (3 if slow > 2.0 else 5 if slow > 0.2 else 9)
+    fit_times = _paired_medians(fit_o, fit_t, _once(fit_o), _once(fit_t), repeat)
+    ours, theirs = fit_o(), fit_t()
+    pred_times = (None, None)
     if case.method:
-        method = getattr(est, case.method)
-        method(*pred_args)
-        pred_t = _median_time(lambda: method(*pred_args), repeat)
-    return Timing(fit_t, pred_t), est
+        m_o, m_t = getattr(ours, case.method), getattr(theirs, case.method)
+        call_o = lambda: m_o(*pred_args)  # noqa: E731
+        call_t = lambda: m_t(*pred_args)  # noqa: E731
+        pred_times = _paired_medians(call_o, call_t, _once(call_o), _once(call_t), repeat)
+    return (
+        Timing(fit_times[0], pred_times[0]),
+        Timing(fit_times[1], pred_times[1]),
+        ours,
+        theirs,
+    )
 
 
 def default_agreement(case: Case, ours, theirs, data) -> float:

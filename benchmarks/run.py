@@ -100,7 +100,7 @@ def main(argv=None) -> int:
 
     from threadpoolctl import threadpool_limits
 
-    from benchmarks.harness import default_agreement, time_side
+    from benchmarks.harness import default_agreement, time_pair
 
     cases = load_cases(args.filter)
     header = (
@@ -118,8 +118,7 @@ def main(argv=None) -> int:
             warnings.simplefilter("ignore")
             for threads in (1, None):
                 with threadpool_limits(limits=threads), _numba_threads(threads):
-                    t_ours, ours = time_side(case, case.ours, data)
-                    t_theirs, theirs = time_side(case, case.theirs, data)
+                    t_ours, t_theirs, ours, theirs = time_pair(case, data)
                 ratios[threads] = (
                     t_ours.fit / t_theirs.fit,
                     None if t_ours.predict is None else t_ours.predict / t_theirs.predict,
