@@ -416,3 +416,27 @@ def test_predict_single_column_model_accepts_any_header(capsys, tmp_path):
     code, out, err = run(capsys, "predict", str(model), "--data", str(rows))
     assert code == 0, err
     assert out.splitlines() == ["spam", "ham"]
+
+
+def test_plot_of_a_one_feature_regressor_is_its_fitted_curve(capsys, tmp_path):
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-1, 1, 60)
+    data = _write(
+        tmp_path / "curve.csv",
+        "x,y\n" + "".join(f"{a},{np.sin(3 * a) + 0.1 * rng.normal()}\n" for a in x),
+    )
+    path = tmp_path / "curve.png"
+    code, out, err = run(
+        capsys,
+        "fit",
+        "polynomial-regression",
+        "--data",
+        data,
+        "--set",
+        "degree=5",
+        "--plot",
+        str(path),
+    )
+    assert code == 0, err
+    assert f"wrote fitted curve to {path}" in out
+    assert path.stat().st_size > 10_000

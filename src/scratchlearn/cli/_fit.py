@@ -113,6 +113,10 @@ def _make_plot(path, task, estimator, X_eval, y_eval, target_names=None):
             y_eval, estimator.predict(X_eval), ax=ax, labels=labels, display_labels=names
         )
         what = "confusion matrix"
+    elif task == "regressor" and np.ndim(X_eval) == 2 and np.shape(X_eval)[1] == 1:
+        # one feature: the fitted curve over the held-out points (e.g. a polynomial's degree)
+        plotting.plot_regression_fit(estimator, X_eval, y_eval, ax=ax)
+        what = "fitted curve"
     elif task == "regressor":
         plotting.plot_predicted_vs_true(y_eval, estimator.predict(X_eval), ax=ax)
         what = "predicted vs true"
@@ -144,7 +148,7 @@ def _prepare(args, out, err):
     size = (
         f"{X.shape[0]} documents"
         if kind == "text"
-        else f"{X.shape[0]} samples, {X.shape[1]} {kind} features"
+        else f"{X.shape[0]} samples, {X.shape[1]} {kind} feature{'' if X.shape[1] == 1 else 's'}"
     )
     print(f"{base!r} on {bunch['source']} ({size}; {entry.task})", file=out)
     return entry, estimator, bunch, spec
