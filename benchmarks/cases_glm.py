@@ -34,12 +34,12 @@ def _positive(n, d, seed=0):
     return X, rng.gamma(shape=2.0, scale=mu / 2.0)
 
 
-def _objective_gap(family, alpha):
+def _objective_gap(family, alpha, power=0.0):
     def agree(a, b, data):
         X, y = data
         Xt = np.hstack([X, np.ones((len(y), 1))])
         pen = np.append(np.full(X.shape[1], alpha), 0.0)
-        fam, s = make_family(family), np.ones(len(y))
+        fam, s = make_family(family, power), np.ones(len(y))
         Ja = glm_objective(np.append(a.coef_, a.intercept_), Xt, y, s, fam, Log(), pen)[0]
         Jb = glm_objective(np.append(b.coef_, b.intercept_), Xt, y, s, fam, Log(), pen)[0]
         return abs(Ja - Jb) / abs(Jb)
@@ -71,5 +71,12 @@ CASES = [
         lambda: ours.GammaRegressor(alpha=0.01),
         lambda: sk.GammaRegressor(alpha=0.01),
         agree=_objective_gap("gamma", 0.01),
+    ),
+    Case(
+        "TweedieRegressor power=1.5 50000x10 lbfgs",
+        lambda: _positive(50_000, 10),
+        lambda: ours.TweedieRegressor(power=1.5, alpha=0.01),
+        lambda: sk.TweedieRegressor(power=1.5, alpha=0.01),
+        agree=_objective_gap("tweedie", 0.01, power=1.5),
     ),
 ]

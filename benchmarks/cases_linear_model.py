@@ -96,6 +96,16 @@ for n, d, alpha in [(20_000, 200, 0.05), (5_000, 2_000, 0.05)]:
             note="same alpha and tol (duality gap)",
         )
     )
+CASES.append(
+    Case(
+        "ElasticNet 20000x200 alpha=0.05 l1_ratio=0.5",
+        lambda: _regression(20_000, 200, sparse_w=True),
+        lambda: ours.ElasticNet(alpha=0.05, l1_ratio=0.5, tol=1e-4),
+        lambda: sk.ElasticNet(alpha=0.05, l1_ratio=0.5, tol=1e-4),
+        agree=_coef_rel,
+        note="same alpha, l1_ratio and tol (duality gap); no target set by the issue",
+    )
+)
 CASES += [
     Case(
         "LogisticRegression binary 100000x50",

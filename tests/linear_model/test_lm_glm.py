@@ -498,3 +498,22 @@ def test_gd_max_iter_divergence_and_warm_start():
     n_cold = m.n_iter_
     m.fit(X, y)
     assert m.n_iter_ < n_cold
+
+
+def test_tweedie_regressor_skips_the_series_loglike_that_the_glm_computes():
+    """TweedieRegressor (scikit-learn's signature) leaves the compound Poisson-gamma ℓ as NaN;
+    GeneralizedLinearRegressor evaluates it. Both fit the same coefficients."""
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((300, 3))
+    y = rng.gamma(2.0, np.exp(X @ [0.2, -0.1, 0.3] + 0.5) / 2.0)
+    y[::7] = 0.0  # compound Poisson-gamma: exact zeros allowed
+    fast = TweedieRegressor(power=1.5, alpha=0.0, tol=1e-10, max_iter=1000).fit(X, y)
+    full = GeneralizedLinearRegressor(family="tweedie", power=1.5, link="log", tol=1e-12).fit(X, y)
+    # both are exact solvers of the same objective at tight tolerances
+    np.testing.assert_allclose(fast.coef_, full.coef_, rtol=1e-6)
+    assert np.isnan(fast.llf_) and np.isnan(fast.aic_) and np.isnan(fast.bic_)
+    assert np.isfinite(full.llf_) and full.aic_ == pytest.approx(-2 * full.llf_ + 2 * 4)
+    # the cheap statistics are still there
+    assert fast.deviance_ == pytest.approx(full.deviance_, rel=1e-8)
+    # powers whose density is closed-form keep their likelihood
+    assert np.isfinite(TweedieRegressor(power=1.0, alpha=0.0).fit(X, y + 1).llf_)

@@ -209,7 +209,9 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
         self.coef_ = beta[:d].copy()
         self.intercept_ = float(beta[d]) if self.fit_intercept else 0.0
         self.n_iter_, self.stop_reason_, self.history_ = int(n_iter), stop, hist
-        stats = fit_statistics(Xt, y, s, family, link, beta, split, self.alpha)
+        stats = fit_statistics(
+            Xt, y, s, family, link, beta, split, self.alpha, self._series_loglike
+        )
         for name, value in stats.items():  # deviance_, dispersion_, llf_, bse_, ...
             setattr(self, name + "_", value)
         return self
@@ -242,6 +244,9 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
         """Predicted mean μ = g⁻¹(Xw + b)."""
         _, link = self._family_link()
         return link.inverse(self._linear_predictor(X))
+
+    #: Evaluate the Tweedie 1 < p < 2 log-likelihood (an infinite series) for llf_/aic_/bic_.
+    _series_loglike = True
 
     #: What ``score`` measures, for reports such as ``scratchlearn demo``.
     _score_name = "D² (deviance)"
@@ -309,6 +314,9 @@ class _SklearnGLM(GeneralizedLinearRegressor):
         "verbose": [Interval(numbers.Integral, 0, None, closed="left"), "boolean"],
     }
     _family_name = "poisson"
+    # Like scikit-learn's, these regressors do not evaluate the compound Poisson-gamma density
+    # (an infinite series) for llf_/aic_/bic_: GeneralizedLinearRegressor does.
+    _series_loglike = False
 
     def __init__(
         self,
@@ -364,7 +372,12 @@ class GammaRegressor(_SklearnGLM):
 class TweedieRegressor(_SklearnGLM):
     """Tweedie GLM with variance power ``power`` (0 normal, 1 Poisson, (1, 2) compound
     Poisson-gamma, 2 gamma, 3 inverse Gaussian) and link "auto" (identity for power <= 0,
-    log otherwise), "identity" or "log"."""
+    log otherwise), "identity" or "log".
+
+    For 1 < power < 2, ``llf_``, ``aic_`` and ``bic_`` are NaN: the compound Poisson-gamma
+    density is an infinite series whose evaluation costs many times the fit itself (scikit-learn
+    does not compute it either). ``GeneralizedLinearRegressor(family="tweedie", power=p)``
+    computes them exactly."""
 
     _parameter_constraints = {
         **_SklearnGLM._parameter_constraints,

@@ -244,11 +244,15 @@ def lbfgs_solve(Xt, y, s, family, link, penalty, beta0, max_iter, tol, split=Non
 
 
 # -- fit statistics -----------------------------------------------------------------------------
-def fit_statistics(Xt, y, s, family, link, beta, split, alpha):
+def fit_statistics(Xt, y, s, family, link, beta, split, alpha, series_loglike=True):
     """D = Σ sᵢ d(yᵢ, μᵢ), the null deviance (μ = weighted ȳ, or g⁻¹(0) without an intercept),
     φ̂ = Σ sᵢ(yᵢ − μᵢ)²/V(μᵢ) / (n − p), ℓ at φ = scale, AIC = −2ℓ + 2p, BIC = −2ℓ + p log n and
     se = √diag(φ(X̃ᵀWX̃)⁻¹) (NaN when alpha > 0). Keys: deviance, null_deviance, dispersion,
-    scale, llf, aic, bic, bse."""
+    scale, llf, aic, bic, bse.
+
+    ``series_loglike=False`` skips the one log-likelihood that is an infinite series, the
+    compound Poisson-gamma (Tweedie 1 < p < 2: Wright's Bessel function per positive yᵢ, many
+    times the cost of the fit), leaving ℓ, AIC and BIC NaN."""
     Xt = _design(Xt)
     n, p = Xt.shape
     mu = link.inverse(Xt.dot(beta))
@@ -264,8 +268,10 @@ def fit_statistics(Xt, y, s, family, link, beta, split, alpha):
         llf_scale = float(np.sum(s * (y - mu) ** 2) / n)  # concentrated likelihood
     else:
         llf_scale = scale
+    skip = not series_loglike and family.name == "tweedie" and 1 < family.power < 2
     with np.errstate(all="ignore"):
-        llf = out["llf"] = family.loglike(y, mu, s, llf_scale) if llf_scale > 0 else np.nan
+        ok = llf_scale > 0 and not skip
+        llf = out["llf"] = family.loglike(y, mu, s, llf_scale) if ok else np.nan
     out["aic"] = -2.0 * llf + 2.0 * p
     out["bic"] = -2.0 * llf + p * math.log(n)
     out["bse"] = np.full(p, np.nan)
