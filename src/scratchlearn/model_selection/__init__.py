@@ -15,15 +15,10 @@
 =====================  ================================================================
 """
 
+from ._curves import learning_curve, validation_curve
 from ._search import GridSearchCV, ParameterGrid
 from ._split import GroupKFold, KFold, StratifiedKFold, check_cv, train_test_split
-from ._validation import (
-    FitFailedWarning,
-    cross_val_score,
-    cross_validate,
-    learning_curve,
-    validation_curve,
-)
+from ._validation import FitFailedWarning, cross_val_score, cross_validate
 
 __all__ = [
     "train_test_split",

@@ -1,4 +1,4 @@
-"""Estimating how well a model generalises: cross-validation, learning and validation curves.
+"""Estimating how well a model generalises: cross-validation and its shared fold machinery.
 
 Symbols
 -------
@@ -9,10 +9,7 @@ K-fold cross-validation reports the K scores ``s(f̂_k, V_k)`` and usually their
 of the score of the model fitted on all the data. Every fold fits a fresh :func:`clone` of the
 estimator, so no information leaks from one fold into the next.
 
-A learning curve fits on growing prefixes of each T_k and plots the training and test scores
-against the number of training samples: a large persistent gap is variance (more data helps), two
-low curves close together are bias (a richer model helps). A validation curve does the same along
-one hyperparameter instead of the training-set size.
+Learning and validation curves, built on the same helpers, live in :mod:`._curves`.
 
 Scores follow the "greater is better" convention: ``scoring=None`` uses the estimator's own
 ``score`` (accuracy for classifiers, R² for regressors); a string names a scorer of
@@ -33,14 +30,12 @@ import numpy as np
 
 from ..base import clone
 from ..exceptions import FitFailedWarning
-from ..utils.validation import check_consistent_length, check_random_state, num_samples
+from ..utils.validation import check_consistent_length, num_samples
 from ._split import _indexable, _safe_indexing, check_cv
 
 __all__ = [
     "cross_validate",
     "cross_val_score",
-    "learning_curve",
-    "validation_curve",
     "FitFailedWarning",
 ]
 
@@ -415,168 +410,3 @@ def cross_val_score(
         error_score=error_score,
     )
     return result["test_score"]
-
-
-def _translate_train_sizes(train_sizes, n_max):
-    """Absolute training-set sizes: fractions of ``n_max`` (truncated, at least 1) or counts."""
-    sizes = np.asarray(train_sizes)
-    if sizes.ndim != 1 or sizes.size == 0:
-        raise ValueError(f"train_sizes must be a non-empty 1-D array; got {train_sizes!r}.")
-    if sizes.dtype.kind == "f":
-        if not np.all(np.isfinite(sizes)) or sizes.min() <= 0.0 or sizes.max() > 1.0:
-            raise ValueError(
-                "train_sizes given as floats are fractions of the largest training set and must "
-                f"lie in (0, 1]; got values in [{sizes.min()}, {sizes.max()}]."
-            )
-        absolute = np.clip((sizes * n_max).astype(np.int64), 1, n_max)
-    elif sizes.dtype.kind in "iu":
-        if sizes.min() <= 0 or sizes.max() > n_max:
-            raise ValueError(
-                "train_sizes given as ints are numbers of training samples and must lie in "
-                f"[1, {n_max}] (the size of the smallest training fold); got values in "
-                f"[{sizes.min()}, {sizes.max()}]."
-            )
-        absolute = sizes.astype(np.int64)
-    else:
-        raise ValueError(f"train_sizes must hold numbers; got dtype {sizes.dtype}.")
-    unique = np.unique(absolute)
-    if len(unique) < len(absolute):
-        warnings.warn(
-            f"Some train_sizes give the same number of samples and were merged: {unique}.",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-    return unique
-
-
-def learning_curve(
-    estimator,
-    X,
-    y,
-    *,
-    groups=None,
-    train_sizes=np.linspace(0.1, 1.0, 5),  # noqa: B008 - immutable in practice, sklearn's default
-    cv=None,
-    scoring=None,
-    n_jobs=None,
-    shuffle=False,
-    random_state=None,
-    error_score=np.nan,
-    return_times=False,
-    fit_params=None,
-    params=None,
-):
-    """Training and test scores as a function of the number of training samples.
-
-    For every fold k and every size m the estimator is fitted on the first m indices of T_k
-    (after one random permutation of T_k per fold when ``shuffle=True``) and scored on those m
-    samples and on V_k.
-
-    Returns
-    -------
-    train_sizes_abs : ndarray (n_ticks,)  distinct absolute sizes, ascending.
-    train_scores, test_scores : ndarray (n_ticks, K)
-    fit_times, score_times : ndarray (n_ticks, K), only with ``return_times=True``.
-    """
-    X, y, groups = _check_xy_groups(X, y, groups)
-    fit_params = _merge_params(fit_params, params)
-    error_score = _check_error_score(error_score)
-    scorers, multimetric = _check_scoring(estimator, scoring)
-    if multimetric:
-        raise ValueError("learning_curve takes a single scorer (a name or a callable).")
-    splitter = check_cv(cv, y, classifier=_estimator_kind(estimator) == "classifier")
-    splits = list(splitter.split(X, y, groups))
-    if shuffle:
-        rng = check_random_state(random_state)
-        splits = [(rng.permutation(tr), te) for tr, te in splits]
-    sizes = _translate_train_sizes(train_sizes, len(splits[0][0]))
-    tasks = [(tr[:m], te) for tr, te in splits for m in sizes]
-
-    def run(tr, te):
-        return _fit_and_score(
-            estimator,
-            X,
-            y,
-            scorers,
-            tr,
-            te,
-            fit_params=fit_params,
-            return_train_score=True,
-            error_score=error_score,
-        )
-
-    results = _run_tasks(run, tasks, n_jobs)
-    _warn_or_raise_failures(results)
-
-    def table(key, name=None):  # (K * n_ticks,) -> (n_ticks, K)
-        vals = [r[key] if name is None else r[key][name] for r in results]
-        return np.asarray(vals, dtype=float).reshape(len(splits), len(sizes)).T
-
-    out = [sizes, table("train_scores", "score"), table("test_scores", "score")]
-    if return_times:
-        out += [table("fit_time"), table("score_time")]
-    return tuple(out)
-
-
-def validation_curve(
-    estimator,
-    X,
-    y,
-    param_name,
-    param_range,
-    *,
-    groups=None,
-    cv=None,
-    scoring=None,
-    n_jobs=None,
-    error_score=np.nan,
-    fit_params=None,
-    params=None,
-):
-    """Training and test scores of every fold for each value of one hyperparameter.
-
-    ``param_name`` may be nested (``"step__alpha"``). Returns ``(train_scores, test_scores)``,
-    each of shape (len(param_range), K).
-    """
-    X, y, groups = _check_xy_groups(X, y, groups)
-    fit_params = _merge_params(fit_params, params)
-    error_score = _check_error_score(error_score)
-    scorers, multimetric = _check_scoring(estimator, scoring)
-    if multimetric:
-        raise ValueError("validation_curve takes a single scorer (a name or a callable).")
-    if not isinstance(param_name, str):
-        raise ValueError(f"param_name must be the name of a parameter; got {param_name!r}.")
-    if param_name not in estimator.get_params(deep=True):
-        raise ValueError(
-            f"Invalid parameter {param_name!r} for estimator {estimator!r}; valid parameters "
-            f"are {sorted(estimator.get_params(deep=True))}."
-        )
-    values = list(param_range)
-    if not values:
-        raise ValueError("param_range is empty; give at least one value to try.")
-    splitter = check_cv(cv, y, classifier=_estimator_kind(estimator) == "classifier")
-    splits = list(splitter.split(X, y, groups))
-    tasks = [(tr, te, v) for tr, te in splits for v in values]
-
-    def run(tr, te, v):
-        return _fit_and_score(
-            estimator,
-            X,
-            y,
-            scorers,
-            tr,
-            te,
-            parameters={param_name: v},
-            fit_params=fit_params,
-            return_train_score=True,
-            error_score=error_score,
-        )
-
-    results = _run_tasks(run, tasks, n_jobs)
-    _warn_or_raise_failures(results)
-
-    def table(key):  # (K * n_values,) -> (n_values, K)
-        vals = [r[key]["score"] for r in results]
-        return np.asarray(vals, dtype=float).reshape(len(splits), len(values)).T
-
-    return table("train_scores"), table("test_scores")
