@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
+from .utils._fit_record import CONVERGED, record_fit
 from .utils._param_validation import validate_params
 from .utils.validation import check_array, check_X_y, get_feature_names
 
@@ -143,6 +144,12 @@ class BaseEstimator:
         validate_params(
             self._parameter_constraints, self.get_params(deep=False), type(self).__name__
         )
+
+    def _record_fit(self, n_iter, history, stop_reason, *, criterion, met=CONVERGED):
+        """Set ``n_iter_``, ``history_``, ``stop_reason_`` and warn with ``ConvergenceWarning``
+        when ``stop_reason`` is not in ``met``: the one fit record of every iterative estimator
+        (see :mod:`scratchlearn.utils._fit_record` for the schema and the vocabulary)."""
+        record_fit(self, n_iter, history, stop_reason, criterion=criterion, met=met, stacklevel=4)
 
     def __repr__(self) -> str:
         defaults = {

@@ -14,6 +14,7 @@ __all__ = [
     "DivergenceError",
     "ModelFileError",
     "FitFailedWarning",
+    "LinAlgWarning",
 ]
 
 
@@ -51,3 +52,8 @@ class ModelFileError(ValueError):
 
 class FitFailedWarning(RuntimeWarning):
     """A fit inside cross-validation or a search raised; its scores were set to error_score."""
+
+
+class LinAlgWarning(UserWarning):
+    """A linear system was singular or indefinite in floating point and a declared fallback
+    solved it instead (see :func:`scratchlearn.utils.spd_solve`)."""

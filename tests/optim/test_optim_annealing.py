@@ -72,7 +72,7 @@ def test_trace_and_bounds(schedule):
         random_state=0,
     )
     res = sa.minimize(lambda x: float(np.sum(x**2)), [1.5, 0.5])
-    T, J, acc = res.trace["T"], res.trace["J"], res.trace["accepted"]
+    T, J, acc = res.trace["T"], res.trace["objective"], res.trace["accepted"]
     assert T.shape == J.shape == acc.shape == (300,)
     assert np.all(np.diff(T) <= 0) and T[0] == 1.0
     assert 0 < acc.sum() < 300
@@ -87,7 +87,7 @@ def test_reproducible_and_polish_off():
     a = SimulatedAnnealing(**kw).minimize(rastrigin, [2.0, 2.0])
     b = SimulatedAnnealing(**kw).minimize(rastrigin, [2.0, 2.0])
     np.testing.assert_array_equal(a.x, b.x)
-    assert a.n_fev == 201 and a.fun == min(a.trace["J"].min(), rastrigin([2.0, 2.0]))
+    assert a.n_fev == 201 and a.fun == min(a.trace["objective"].min(), rastrigin([2.0, 2.0]))
 
 
 def test_metropolis_rule_accepts_uphill_at_high_temperature():

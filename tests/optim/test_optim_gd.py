@@ -23,9 +23,9 @@ def test_one_step_by_hand():
     assert res.stop_reason == "max_iter" and not res.converged
     assert res.n_iter == 1 and res.n_fev == 2
     # history: J(θ₀) = ½(1 + 10) = 5.5, J(θ₁) = ½·0.81 = 0.405
-    np.testing.assert_allclose(res.history["J"], [5.5, 0.405], rtol=1e-15)
+    np.testing.assert_allclose(res.history["objective"], [5.5, 0.405], rtol=1e-15)
     np.testing.assert_allclose(res.history["grad_norm"], [np.sqrt(101.0), 0.9], rtol=1e-15)
-    assert isinstance(res, OptimizeResult) and res.fun == res.history["J"][-1]
+    assert isinstance(res, OptimizeResult) and res.fun == res.history["objective"][-1]
 
 
 def test_schedules_values():
@@ -70,7 +70,7 @@ def test_cost_change_rule():
         quad(np.eye(2), np.zeros(2)), [1.0, 1.0]
     )
     assert res.stop_reason == "cost_change" and res.converged
-    J = res.history["J"]
+    J = res.history["objective"]
     assert abs(J[-1] - J[-2]) <= 1e-3 < abs(J[-2] - J[-3])
 
 

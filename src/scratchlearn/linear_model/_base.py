@@ -31,10 +31,21 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ..base import ClassifierMixin
 from ..utils import check_is_fitted
-from ..utils.extmath import safe_sparse_dot
+from ..utils._available_if import available_if
+from ..utils.extmath import log_softmax, safe_sparse_dot
 
-__all__ = ["center_data", "rescale_rows", "LinearModel", "set_intercept"]
+__all__ = [
+    "center_data",
+    "rescale_rows",
+    "set_intercept",
+    "gram",
+    "lipschitz_constant",
+    "standardise",
+    "LinearModel",
+    "LinearClassifierMixin",
+]
 
 
 def center_data(X, y, *, fit_intercept: bool, sample_weight=None, copy: bool = True):
@@ -77,6 +88,51 @@ def set_intercept(w, x_offset, y_offset, fit_intercept):
     return y_offset - w @ x_offset
 
 
+def gram(Xc, yc, s, x_offset, fit_intercept):
+    """G = XcᵀWXc and c = XcᵀW yc (W = diag(s), s None for unit weights). Sparse X is centred
+    implicitly: XcᵀWXc = XᵀWX − (Σs) x̄x̄ᵀ, and XcᵀW yc = XᵀW yc because Σ sᵢ ycᵢ = 0."""
+    if sp.issparse(Xc):
+        XW = Xc.T.multiply(s[None, :]).tocsr() if s is not None else Xc.T.tocsr()
+        G = np.asarray((XW @ Xc).todense())
+        if fit_intercept:
+            G -= (s.sum() if s is not None else Xc.shape[0]) * np.outer(x_offset, x_offset)
+        return G, np.asarray(XW @ yc)
+    XW = Xc.T if s is None else Xc.T * s
+    return XW @ Xc, XW @ yc
+
+
+def lipschitz_constant(Z, s, *, max_iter=50, rtol=1e-6):
+    """L = λ_max(ZᵀWZ / Σs) by power iteration: the Lipschitz constant of the gradient of
+    ½ Σ s̄ᵢ (zᵢᵀv − yᵢ)², so gradient descent with step η = 1/L never diverges.
+
+    Each iterate ‖ZᵀWZv‖/Σs with ‖v‖ = 1 is at most λ_max; stopping at a relative change of
+    ``rtol`` leaves L within a factor (1 − rtol) of it in practice, and any L > λ_max/2 keeps
+    the step η = 1/L < 2/λ_max stable. Returns 1.0 for Z = 0."""
+    v = np.ones(Z.shape[1]) / np.sqrt(Z.shape[1])
+    lam = 1.0
+    for _ in range(max_iter):
+        u = Z.T @ (s * (Z @ v)) / s.sum()  # (d,)
+        lam_new = float(np.linalg.norm(u))
+        if lam_new == 0.0:
+            return 1.0
+        v = u / lam_new
+        if abs(lam_new - lam) <= rtol * lam_new:
+            return lam_new
+        lam = lam_new
+    return lam
+
+
+def standardise(X, s_bar, fit_intercept):
+    """Z = (X − m)/σ with m = Σ s̄ᵢxᵢ (0 without an intercept) and σ the weighted standard
+    deviation about m (1 for constant columns); returns (Z, m, σ). Gradient descent runs in
+    these coordinates so that one step size suits every feature; w = v/σ and b = c − mᵀw map
+    the solution back."""
+    m = s_bar @ X if fit_intercept else np.zeros(X.shape[1])
+    sigma = np.sqrt(s_bar @ (X - m) ** 2)
+    sigma[sigma == 0.0] = 1.0
+    return (X - m) / sigma, m, sigma
+
+
 class LinearModel:
     """Mixin giving ``f(x) = xᵀw + b`` to estimators that set ``coef_`` and ``intercept_``.
 
@@ -87,8 +143,11 @@ class LinearModel:
     _accept_sparse_predict = ("csr", "csc", "coo")
 
     def _decision_function(self, X):
+        """Xwᵀ + b for dense or sparse X, as float64: (n,) or (n, k) like ``coef_``."""
         check_is_fitted(self, "coef_")
-        X = self._validate_data(X, reset=False, accept_sparse=self._accept_sparse_predict)
+        X = self._validate_data(
+            X, reset=False, accept_sparse=self._accept_sparse_predict, dtype=np.float64
+        )
         return safe_sparse_dot(X, self.coef_.T) + self.intercept_
 
     def predict(self, X):
@@ -103,3 +162,44 @@ class LinearModel:
         ndarray of shape (n_samples,) or (n_samples, n_targets)
         """
         return self._decision_function(X)
+
+
+def _has_logistic_link(estimator):
+    return getattr(estimator, "_proba_link", None) == "logistic"
+
+
+class LinearClassifierMixin(LinearModel, ClassifierMixin):
+    """Classification by the scores Z = XWᵀ + b of a linear model (``coef_`` of shape (K′, d),
+    K′ = 1 for two classes): ``decision_function``, ``predict``, and, for models whose scores
+    are log-odds (``_proba_link = "logistic"``), ``predict_proba`` / ``predict_log_proba``.
+
+    Two classes: z is the score of ``classes_[1]``, predicted when z > 0, and
+    P(classes_[1] | x) = σ(z). K classes: the arg-max of the K scores, and
+    P(k | x) = softmax(z)ₖ, computed in log space.
+    """
+
+    _proba_link = None
+
+    def decision_function(self, X):
+        """Scores Xwᵀ + b: (n,) for two classes (the score of ``classes_[1]``), else (n, K)."""
+        Z = self._decision_function(X)
+        return Z[:, 0] if Z.ndim == 2 and Z.shape[1] == 1 else Z
+
+    def predict(self, X):
+        """The class of highest score."""
+        Z = self.decision_function(X)
+        idx = (Z > 0).astype(np.intp) if Z.ndim == 1 else np.argmax(Z, axis=1)
+        return self.classes_[idx]
+
+    @available_if(_has_logistic_link, "its scores are not log-odds")
+    def predict_log_proba(self, X):
+        """log P(class | x), (n, K): log σ(±z) for two classes, log softmax(z) otherwise."""
+        Z = self.decision_function(X)
+        if Z.ndim == 1:
+            Z = np.column_stack([np.zeros_like(Z), Z])  # log-odds → two scores
+        return log_softmax(Z, axis=1)
+
+    @available_if(_has_logistic_link, "its scores are not log-odds")
+    def predict_proba(self, X):
+        """P(class | x), (n, K); rows sum to one."""
+        return np.exp(self.predict_log_proba(X))

@@ -38,7 +38,14 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator, RegressorMixin
 from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight
-from ._base import LinearModel, center_data, rescale_rows, set_intercept
+from ._base import (
+    LinearModel,
+    center_data,
+    gram,
+    lipschitz_constant,
+    rescale_rows,
+    set_intercept,
+)
 
 __all__ = [
     "LinearRegression",
@@ -85,19 +92,6 @@ def solve_normal_equations(G, c):
     return sla.cho_solve(factor, c, check_finite=False)
 
 
-def _gram(Xc, yc, s, x_offset, fit_intercept):
-    """G = XcᵀWXc and c = XcᵀW yc; for sparse X the centring is implicit:
-    XcᵀWXc = XᵀWX − (Σs) x̄x̄ᵀ (and Σ sᵢ ycᵢ = 0, so XcᵀW yc = XᵀW yc)."""
-    if sp.issparse(Xc):
-        XW = Xc.T.multiply(s[None, :]).tocsr() if s is not None else Xc.T.tocsr()
-        G = np.asarray((XW @ Xc).todense())
-        if fit_intercept:
-            G -= (s.sum() if s is not None else Xc.shape[0]) * np.outer(x_offset, x_offset)
-        return G, np.asarray(XW @ yc)
-    XW = Xc.T if s is None else Xc.T * s
-    return XW @ Xc, XW @ yc
-
-
 def least_squares(X, y, s, *, fit_intercept, solver):
     """Exact weighted least squares; returns (w of shape (k, d) or (d,), b, solver used)."""
     Xc, yc, x_offset, y_offset = center_data(X, y, fit_intercept=fit_intercept, sample_weight=s)
@@ -105,7 +99,7 @@ def least_squares(X, y, s, *, fit_intercept, solver):
     n, d = X.shape
     w, used = None, "lstsq"
     if solver in ("auto", "normal") and (n >= d or sp.issparse(X)):
-        G, c = _gram(Xc, yc, s_eff, x_offset, fit_intercept)
+        G, c = gram(Xc, yc, s_eff, x_offset, fit_intercept)
         if solver == "normal" or gram_condition(G) < _GRAM_COND_MAX:
             w = solve_normal_equations(G, c)
             used = "normal"
@@ -117,22 +111,6 @@ def least_squares(X, y, s, *, fit_intercept, solver):
         w = solve_lstsq(Xs, ys)
     w = w.T  # (d,) or (k, d)
     return w, set_intercept(w, x_offset, y_offset, fit_intercept), used
-
-
-def _lipschitz(Z, s):
-    """Largest eigenvalue of ZᵀWZ / Σs by power iteration (bounds the GD step: η ≤ 1/L)."""
-    v = np.ones(Z.shape[1]) / np.sqrt(Z.shape[1])
-    lam = 1.0
-    for _ in range(50):
-        u = Z.T @ (s * (Z @ v)) / s.sum()
-        lam_new = float(np.linalg.norm(u))
-        if lam_new == 0.0:
-            return 1.0
-        v = u / lam_new
-        if abs(lam_new - lam) <= 1e-6 * lam_new:
-            return lam_new
-        lam = lam_new
-    return lam
 
 
 def least_squares_loss_grad(theta, Z, y, s_bar, fit_intercept):
@@ -163,7 +141,7 @@ def least_squares_gd(X, y, s, *, fit_intercept, learning_rate, max_iter, tol, gt
     Z = (X - x_mean) / sigma
     d = X.shape[1]
     if learning_rate == "auto":
-        learning_rate = 1.0 / max(_lipschitz(Z, s), 1.0)
+        learning_rate = 1.0 / max(lipschitz_constant(Z, s), 1.0)
     gd = GradientDescent(learning_rate=learning_rate, tol=tol, gtol=gtol, max_iter=max_iter)
     theta0 = np.zeros(d + int(fit_intercept))
     if fit_intercept:  # Z is centred, so ∂J/∂c = 0 at c = ȳ whatever v: start there

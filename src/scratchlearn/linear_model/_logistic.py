@@ -48,7 +48,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight
 from ..utils.extmath import expit, log_softmax, safe_sparse_dot, softmax
 from ..utils.multiclass import check_classification_targets
-from ._least_squares import _lipschitz
+from ._base import lipschitz_constant
 
 __all__ = ["LogisticRegression", "logistic_loss_grad", "logistic_hessian", "newton_solve"]
 
@@ -451,7 +451,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
         lr = self.learning_rate
         if lr == "auto":  # 1/L with L >= ½λmax(X̃ᵀS̄X̃) + max penalty (softmax curvature <= ½)
-            lr = 1.0 / (0.5 * (_lipschitz(Xs, s_bar) + fi) + pen.max())
+            lr = 1.0 / (0.5 * (lipschitz_constant(Xs, s_bar) + fi) + pen.max())
         # map a warm start into the standardised coordinates: w′ = σw, b′ = b + mᵀw
         T0 = theta0.reshape(Kp, d1).copy()
         if self.fit_intercept:

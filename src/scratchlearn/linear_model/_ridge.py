@@ -36,9 +36,7 @@ import scipy.sparse as sp
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..utils import Interval, StrOptions, check_sample_weight
-from ._base import LinearModel, center_data, rescale_rows, set_intercept
-from ._least_squares import _gram
-
+from ._base import LinearModel, center_data, gram, rescale_rows, set_intercept
 __all__ = ["Ridge", "ridge_primal", "ridge_dual", "ridge_svd", "ridge_cg"]
 
 
@@ -226,7 +224,7 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
         if solver == "sparse_cg":
             return self._solve_cg(Xc, Yc, s, x_off, alpha)
         if solver == "cholesky":
-            G, c = _gram(Xc, Yc, s_eff, x_off, self.fit_intercept)
+            G, c = gram(Xc, Yc, s_eff, x_off, self.fit_intercept)
             W = ridge_primal(G, c, alpha)
             if W is not None:
                 return W, "cholesky", None

@@ -210,7 +210,7 @@ class SimulatedAnnealing:
             n_fev += n_polish
             J_hist.append(best_E)
             g_hist.append(0.0)
-        trace = {"T": T_tr, "J": E_tr, "accepted": acc_tr}
+        trace = {"T": T_tr, "objective": E_tr, "accepted": acc_tr}
         return _make_result(
             best_x.reshape(shape), best_E, None, t, n_fev, "converged", J_hist, g_hist, trace=trace
         )

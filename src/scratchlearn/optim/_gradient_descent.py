@@ -25,13 +25,12 @@ Schedules: constant ``ηₜ = η``; invscaling ``ηₜ = η / (t + 1)^power_t``;
 """
 
 import numbers
-import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning, DivergenceError, InvalidParameterError
+from ..exceptions import DivergenceError, InvalidParameterError
 from ..utils import Interval, StrOptions, check_random_state, validate_params
-from ._result import _make_result
+from ._result import _make_result, warn_unless_converged
 
 __all__ = ["GradientDescent", "learning_rate_at"]
 
@@ -148,7 +147,7 @@ class GradientDescent:
         direction = g + self.momentum * v if self.nesterov else v
         return theta - eta * direction, v
 
-    def minimize(self, fun, x0, *, n_samples=None):
+    def minimize(self, fun, x0, *, n_samples=None, warn=True):
         """Minimise ``fun`` from ``x0``; returns an :class:`OptimizeResult`.
 
         Raises
@@ -163,8 +162,14 @@ class GradientDescent:
             )
         theta = np.array(x0, dtype=float)  # copy: the caller's x0 is never modified
         if self.batch_size is None:
-            return self._minimize_batch(fun, theta)
-        return self._minimize_minibatch(fun, theta, int(n_samples))
+            res = self._minimize_batch(fun, theta)
+        else:
+            res = self._minimize_minibatch(fun, theta, int(n_samples))
+        if warn:  # estimators pass warn=False and record the fit themselves
+            criterion = f"|ΔJ| <= tol={self.tol} or ‖∇J‖ <= gtol={self.gtol}"
+            advice = f"raise max_iter={self.max_iter}, or the learning_rate if J still falls"
+            warn_unless_converged(res, "GradientDescent", criterion, advice, 2)
+        return res
 
     def _diverged(self, J, t):
         if not np.isfinite(J):
@@ -232,10 +237,4 @@ class GradientDescent:
     def _finish(self, theta, J, g, t, n_fev, stop, J_hist, g_hist):
         if stop is None:
             stop = "max_iter"
-            warnings.warn(
-                f"GradientDescent reached max_iter={self.max_iter} before meeting tol="
-                f"{self.tol} or gtol={self.gtol}; increase max_iter or the learning_rate.",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
         return _make_result(theta, J, g, t, n_fev, stop, J_hist, g_hist)

@@ -16,21 +16,19 @@ Two-loop recursion (alg. 7.4)::
     d = −r
 
 Stopping: ``‖g‖∞ ≤ gtol`` ("grad_norm"), ``(J_old − J)/max(|J_old|, |J|, 1) ≤ ftol``
-("cost_change"), the iteration budget ("max_iter"), or "line_search" when even a steepest-descent
+("cost_change"), the iteration budget ("max_iter"), or "stalled" when even a steepest-descent
 step finds no decrease satisfying the Wolfe conditions (the objective is flat to machine
 precision along it). The returned x is always finite: trial points with a non-finite objective
 are treated as too long a step.
 """
 
 import numbers
-import warnings
 from collections import deque
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning
 from ..utils import Interval, validate_params
-from ._result import _make_result
+from ._result import _make_result, warn_unless_converged
 
 __all__ = ["LBFGS", "lbfgs", "line_search_wolfe"]
 
@@ -139,7 +137,7 @@ def _restrict(f_and_g, x, d):
     return phi
 
 
-def lbfgs(fun, x0, *, m=10, gtol=1e-5, ftol=1e-10, max_iter=500, max_ls=25):
+def lbfgs(fun, x0, *, m=10, gtol=1e-5, ftol=1e-10, max_iter=500, max_ls=25, warn=True):
     """Minimise ``fun(x) -> (J, ∇J)`` by L-BFGS from ``x0``; returns an OptimizeResult.
 
     Parameters
@@ -155,16 +153,19 @@ def lbfgs(fun, x0, *, m=10, gtol=1e-5, ftol=1e-10, max_iter=500, max_ls=25):
     ftol : float, default=1e-10
         Stop when ``(J_old − J)/max(|J_old|, |J|, 1) ≤ ftol``.
     max_iter : int, default=500
-        Iteration budget; a ConvergenceWarning is issued when it is reached.
+        Iteration budget.
     max_ls : int, default=25
         Evaluation budget of one line search (bracketing phase; zoom may add 10).
+    warn : bool, default=True
+        Issue a ConvergenceWarning when the run stops on "max_iter" or "stalled" (before
+        ``gtol`` or ``ftol`` was met). Estimators pass False and record the fit themselves.
 
     Notes
     -----
     A pair is skipped when ``yᵀs ≤ ε_mach‖y‖‖s‖`` (keeps H positive definite). If the line search
     fails along the quasi-Newton direction, the memory is cleared and steepest descent is tried;
-    if that fails too the run stops with stop_reason "line_search" (converged=True: no descent
-    step exists at the objective's floating-point resolution).
+    if that fails too the run stops with stop_reason "stalled" (converged=False: no descent
+    step exists at the objective's floating-point resolution, yet ‖∇J‖∞ > gtol).
     """
     x = np.array(x0, dtype=float)
     shape = x.shape
@@ -201,7 +202,7 @@ def lbfgs(fun, x0, *, m=10, gtol=1e-5, ftol=1e-10, max_iter=500, max_ls=25):
             alpha, J_new, g_new, n_ls = line_search_wolfe(phi, J, dg, alpha0, max_ls=max_ls)
             n_fev += n_ls
         if alpha is None:
-            stop = "line_search"
+            stop = "stalled"
             break
         s = alpha * d
         y = g_new - g
@@ -220,13 +221,12 @@ def lbfgs(fun, x0, *, m=10, gtol=1e-5, ftol=1e-10, max_iter=500, max_ls=25):
             stop = "cost_change"
     if stop is None:
         stop = "max_iter"
-        warnings.warn(
-            f"L-BFGS reached max_iter={max_iter} before ‖∇J‖∞ <= gtol={gtol} "
-            f"(final {g_hist[-1]:.3g}); increase max_iter.",
-            ConvergenceWarning,
-            stacklevel=2,
-        )
-    return _make_result(x.reshape(shape), J, g.reshape(shape), k, n_fev, stop, J_hist, g_hist)
+    res = _make_result(x.reshape(shape), J, g.reshape(shape), k, n_fev, stop, J_hist, g_hist)
+    if warn:
+        criterion = f"‖∇J‖∞ <= gtol={gtol} or a relative change <= ftol={ftol}"
+        advice = f"raise max_iter={max_iter} or rescale the problem"
+        warn_unless_converged(res, "L-BFGS", criterion, advice, 2)
+    return res
 
 
 class LBFGS:

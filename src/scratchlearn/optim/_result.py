@@ -5,19 +5,14 @@ Symbols: ``x`` the final point, ``J`` the objective, ``∇J`` its gradient, ``t`
 
 import numpy as np
 
-from ..utils import Bunch
+from ..utils import CONVERGED, STOP_REASONS, Bunch
 
 __all__ = ["OptimizeResult", "STOP_REASONS"]
 
-#: Why an optimiser stopped.  Every value except ``"max_iter"`` counts as converged.
-#:
-#: - ``"cost_change"``: the change of the objective fell below ``tol`` (``ftol`` for L-BFGS);
-#: - ``"grad_norm"``: the gradient norm fell below ``gtol``;
-#: - ``"max_iter"``: the iteration budget ran out (a ``ConvergenceWarning`` is issued);
-#: - ``"converged"``: a method-specific rule was met (simulated annealing: its schedule ended);
-#: - ``"line_search"``: L-BFGS only: no step along the steepest-descent direction decreased the
-#:   objective any further, which happens at the floating-point precision of the objective.
-STOP_REASONS = ("cost_change", "grad_norm", "max_iter", "converged", "line_search")
+#: Why an optimiser stopped: the library's one vocabulary (see
+#: :data:`scratchlearn.utils.STOP_REASONS`). The optimisers use "grad_norm", "cost_change",
+#: "max_iter", "converged" (simulated annealing: its schedule ended) and "stalled" (L-BFGS: not
+#: even a steepest-descent step decreased the objective, before ``gtol`` was met).
 
 
 class OptimizeResult(Bunch):
@@ -38,9 +33,9 @@ class OptimizeResult(Bunch):
     stop_reason : str
         One of :data:`STOP_REASONS`.
     converged : bool
-        False only when ``stop_reason == "max_iter"``.
+        True when the stopping criterion was met (``stop_reason`` in ``CONVERGED``).
     history : dict
-        ``{"J": [...], "grad_norm": [...]}``, one entry for the start and one per iteration.
+        ``{"objective": [...], "grad_norm": [...]}``, one entry for the start and one per iteration.
     """
 
     def __repr__(self):
@@ -63,8 +58,29 @@ def _make_result(x, J, grad, n_iter, n_fev, stop_reason, J_hist, g_hist, **extra
         n_iter=int(n_iter),
         n_fev=int(n_fev),
         stop_reason=stop_reason,
-        converged=stop_reason != "max_iter",
-        history={"J": [float(v) for v in J_hist], "grad_norm": [float(v) for v in g_hist]},
+        converged=stop_reason in CONVERGED,
+        history={
+            "objective": [float(v) for v in J_hist],
+            "grad_norm": [float(v) for v in g_hist],
+        },
     )
     res.update(extra)
     return res
+
+
+def warn_unless_converged(res, who, criterion, advice, stacklevel):
+    """The optimisers' side of the warning policy: a ConvergenceWarning whenever the run ended
+    without meeting its criterion (callers that record the fit themselves pass warn=False)."""
+    if res.converged:
+        return
+    import warnings
+
+    from ..exceptions import ConvergenceWarning
+
+    warnings.warn(
+        f"{who} stopped on {res.stop_reason!r} before {criterion} "
+        f"(final ‖∇J‖ = {res.history['grad_norm'][-1]:.3g}): {STOP_REASONS[res.stop_reason]}; "
+        f"{advice}.",
+        ConvergenceWarning,
+        stacklevel=stacklevel + 1,
+    )

@@ -1,5 +1,7 @@
 """Validation, randomness and numerics shared by every family."""
 
+from ._fit_record import CONVERGED, HISTORY_KEYS, STOP_REASONS, record_fit
+from ._linalg import min_norm_lstsq, spd_solve
 from ._param_validation import (
     HasMethods,
     Interval,
@@ -44,6 +46,12 @@ class Bunch(dict):
 
 __all__ = [
     "Bunch",
+    "CONVERGED",
+    "HISTORY_KEYS",
+    "STOP_REASONS",
+    "record_fit",
+    "min_norm_lstsq",
+    "spd_solve",
     "HasMethods",
     "Interval",
     "Options",
