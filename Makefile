@@ -1,15 +1,23 @@
 # scratchlearn developer commands. Each target creates .venv on first use, so a machine
 # with nothing but python3 can run `make demo` and `make test`.
+#   make test-min  the suite on the oldest versions pyproject.toml allows: a separate .venv-min
+#                  gets requirements-min.txt (every floor pinned exactly), then the package
+#                  without re-resolving its dependencies, and `pip check` proves the set agrees.
+#   make ci-fresh  what CI does on a new machine: clone HEAD into a temporary directory and run
+#                  `make test` there from an empty venv (scripts/ci_fresh_clone.sh; CI_TARGETS
+#                  chooses other targets, e.g. CI_TARGETS="test test-min").
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
+VENV_MIN := .venv-min
+PY_MIN   := $(VENV_MIN)/bin/python
 # Keep freed memory in-process: on these VMs memory returned to the host costs seconds to touch
 # again, which would swamp the timings (see benchmarks/README.md).
 BENCH_ENV := GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736
 PYTEST_WORKERS ?= 2
 
-.PHONY: demo test bench lint format clean
+.PHONY: demo test test-min ci-fresh bench lint format clean
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +38,25 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed-dev
 	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
+$(VENV_MIN)/.created:
+	$(PYTHON) -m venv $(VENV_MIN)
+	$(PY_MIN) -m pip install --quiet --upgrade pip
+	touch $@
+
+$(VENV_MIN)/.installed-min: $(VENV_MIN)/.created requirements-min.txt pyproject.toml
+	$(PY_MIN) -m pip install --quiet -r requirements-min.txt
+	$(PY_MIN) -m pip install --quiet --no-deps -e .
+	$(PY_MIN) -m pip check
+	touch $@
+
+# Its own Hypothesis example database: the old Hypothesis misreads what a newer one saved.
+test-min: $(VENV_MIN)/.installed-min
+	SCRATCHLEARN_HYPOTHESIS_DB=$(VENV_MIN)/hypothesis-examples \
+		$(PY_MIN) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
+
+ci-fresh:
+	scripts/ci_fresh_clone.sh $(CI_TARGETS)
+
 bench: $(VENV)/.installed-dev
 	$(BENCH_ENV) $(PY) -m benchmarks.run $(BENCH_ARGS)
 
@@ -42,4 +69,4 @@ format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format src tests benchmarks
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(VENV_MIN) build dist src/*.egg-info .pytest_cache .ruff_cache

@@ -8,8 +8,17 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+from hypothesis.database import DirectoryBasedExampleDatabase  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*does not inherit from `sklearn.base.BaseEstimator`")
+
+# `make test-min` runs an old Hypothesis, which cannot replay the examples a newer one saved in
+# .hypothesis/ (they overrun and fail its data_too_large health check): it names its own folder.
+if os.environ.get("SCRATCHLEARN_HYPOTHESIS_DB"):
+    _db = DirectoryBasedExampleDatabase(os.environ["SCRATCHLEARN_HYPOTHESIS_DB"])
+    settings.register_profile("own-database", database=_db)
+    settings.load_profile("own-database")
 
 SHARED_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
 

@@ -224,7 +224,11 @@ def test_save_overwrites_atomically(toys, tmp_path):
         ("inner", np.linalg.norm, "ToyModel.inner of type"),
         ("t_", slice(1, 2), "ToyModel.t_ of type slice"),
         ("b_", b"bytes", "ToyModel.b_ of type bytes"),
-        ("m_", np.ma.masked_array([1, 2]), "ToyModel.m_ of type numpy.ma.MaskedArray"),
+        (  # the class lives in numpy.ma under NumPy 2, in numpy.ma.core under NumPy 1.x
+            "m_",
+            np.ma.masked_array([1, 2]),
+            f"ToyModel.m_ of type {np.ma.MaskedArray.__module__}.MaskedArray",
+        ),
         ("obj_", np.array([1, object()], dtype=object), "ToyModel.obj_[1] of type object"),
         ("ty_", dict, "ToyModel.ty_ of type type"),
     ],
