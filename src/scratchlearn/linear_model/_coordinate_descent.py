@@ -41,122 +41,254 @@ The reported ``dual_gap_`` is G/n, the gap of the 1/n-scaled objective.
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numba
 import numpy as np
 
 from ..base import BaseEstimator, RegressorMixin
-from ..exceptions import ConvergenceWarning
 from ..utils import Interval, StrOptions, check_random_state, check_sample_weight
-from ._base import LinearModel, center_data, rescale_rows, set_intercept
+from ._base import LinearModel
 
 __all__ = [
     "Lasso",
     "ElasticNet",
     "enet_coordinate_descent",
-    "enet_duality_gap",
+    "enet_primal_and_gap",
     "enet_subgradient_loss_grad",
 ]
 
 
-@numba.njit(cache=True, fastmath=True)
-def enet_duality_gap(w, X, y, R, l1, l2, positive):
-    """G = P(w) − D(κR) (module docstring); λ₁ = 0 uses the ridge dual, λ₁ = λ₂ = 0 ‖XᵀR‖²."""
+# -- kernels: every sum over samples is a sum of per-block partial sums, in block order --------
+#: Rows per block of every reduction over samples. Fixed (it depends on nothing but itself), so
+#: each sum is the same sequence of floating-point additions whatever the number of threads.
+BLOCK = 4096
+#: The per-coordinate dot and axpy run over row blocks in parallel from this many rows. A
+#: parallel region costs a few microseconds to start; a 2n-flop dot over n = 65,536 rows takes
+#: about 40 µs on one core, so from here on the threads win and below it they mostly wait.
+PARALLEL_MIN_ROWS = 65_536
+
+
+@numba.njit(cache=True)
+def _dot_range(X, j, r, lo, hi):
+    """Σ_{lo <= i < hi} X[i, j]·r[i] in eight interleaved partial sums s₀…s₇, added as
+    ((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇)): a fixed order of additions (no
+    fastmath), whatever the CPU; eight independent chains keep the adder busy."""
+    x, v = X[lo:hi, j], r[lo:hi]
+    s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
+    m = (hi - lo) // 8 * 8
+    for i in range(0, m, 8):
+        s0 += x[i] * v[i]
+        s1 += x[i + 1] * v[i + 1]
+        s2 += x[i + 2] * v[i + 2]
+        s3 += x[i + 3] * v[i + 3]
+        s4 += x[i + 4] * v[i + 4]
+        s5 += x[i + 5] * v[i + 5]
+        s6 += x[i + 6] * v[i + 6]
+        s7 += x[i + 7] * v[i + 7]
+    s = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+    for i in range(m, hi - lo):
+        s += x[i] * v[i]
+    return s
+
+
+@numba.njit(cache=True)
+def _dot_serial(X, j, r):
+    """Xⱼᵀr (‖Xⱼ‖² when r is None): block partial sums added in block order, the same
+    arithmetic as :func:`_dot`."""
+    n = X.shape[0]
+    total = 0.0
+    for lo in range(0, n, BLOCK):
+        if r is None:
+            total += _dot_range(X, j, X[:, j], lo, min(n, lo + BLOCK))
+        else:
+            total += _dot_range(X, j, r, lo, min(n, lo + BLOCK))
+    return total
+
+
+@numba.njit(cache=True, parallel=True)
+def _dot(X, j, r, part, parallel):
+    """Xⱼᵀr, the blocks' partial sums computed by the threads when ``parallel``, then added
+    in block order: bit-for-bit :func:`_dot_serial` whatever the number of threads."""
+    n = X.shape[0]
+    nb = part.size
+    if not parallel:
+        return _dot_serial(X, j, r)
+    for b in numba.prange(nb):
+        part[b] = _dot_range(X, j, r, b * BLOCK, min(n, (b + 1) * BLOCK))
+    total = 0.0
+    for b in range(nb):
+        total += part[b]
+    return total
+
+
+@numba.njit(cache=True, parallel=True)
+def _axpy(X, j, a, r, parallel):
+    """r ← r − a·Xⱼ (element by element: the same result in any order)."""
+    n = X.shape[0]
+    if parallel:
+        for b in numba.prange((n + BLOCK - 1) // BLOCK):
+            lo, hi = b * BLOCK, min(n, (b + 1) * BLOCK)
+            r[lo:hi] -= a * X[lo:hi, j]
+    else:
+        r -= a * X[:, j]
+
+
+@numba.njit(cache=True, parallel=True)
+def _all_dots(X, r, out):
+    """out[j] = Xⱼᵀr (‖Xⱼ‖² when r is None) for every column, shared among the threads."""
+    for j in numba.prange(X.shape[1]):
+        out[j] = _dot_serial(X, j, r)
+
+
+@numba.njit(cache=True, parallel=True)
+def _residual(X, y, w):
+    """R = y − Xw, each Rᵢ updated column by column in column order."""
     n, d = X.shape
-    XtA = np.empty(d)
-    for j in range(d):
-        acc = 0.0
-        for i in range(n):
-            acc += X[i, j] * R[i]
-        XtA[j] = acc - l2 * w[j]
-    R2 = 0.0
-    Ry = 0.0
-    for i in range(n):
-        R2 += R[i] * R[i]
-        Ry += R[i] * y[i]
-    w2 = 0.0
-    w1 = 0.0
-    for j in range(d):
+    R = y.copy()
+    for b in numba.prange((n + BLOCK - 1) // BLOCK):
+        for j in range(d):
+            if w[j] != 0.0:
+                for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+                    R[i] -= X[i, j] * w[j]
+    return R
+
+
+@numba.njit(cache=True, parallel=True)
+def weighted_means(A, s):
+    """Column means Σᵢ sᵢAᵢⱼ / Σᵢ sᵢ, summed by blocks of rows in block order (deterministic,
+    unlike a threaded BLAS product)."""
+    n, d = A.shape
+    nb = (n + BLOCK - 1) // BLOCK
+    part = np.zeros((nb, d + 1))
+    for b in numba.prange(nb):
+        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+            for j in range(d):
+                part[b, j] += s[i] * A[i, j]
+            part[b, d] += s[i]
+    total = np.zeros(d + 1)
+    for b in range(nb):
+        for j in range(d + 1):
+            total[j] += part[b, j]
+    return total[:d] / total[d]
+
+
+@numba.njit(cache=True, parallel=True)
+def centred_fortran(A, m, root):
+    """(A − m)·diag(root) row-wise, as a new Fortran-ordered (column-contiguous) array: the
+    centring, the √s row scaling and the copy to column order in one pass."""
+    n, d = A.shape
+    out = np.empty((d, n)).T
+    for b in numba.prange((n + BLOCK - 1) // BLOCK):
+        for j in range(d):
+            for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
+                out[i, j] = (A[i, j] - m[j]) * root[i]
+    return out
+
+
+@numba.njit(cache=True)
+def _sq_sums(R, y, w):
+    """(‖R‖², Rᵀy, ‖w‖², ‖w‖₁), the sums over samples by blocks in block order."""
+    n = R.shape[0]
+    R2 = Ry = 0.0
+    for lo in range(0, n, BLOCK):
+        r2 = ry = 0.0
+        for i in range(lo, min(n, lo + BLOCK)):
+            r2 += R[i] * R[i]
+            ry += R[i] * y[i]
+        R2 += r2
+        Ry += ry
+    w2 = w1 = 0.0
+    for j in range(w.shape[0]):
         w2 += w[j] * w[j]
         w1 += abs(w[j])
+    return R2, Ry, w2, w1
+
+
+@numba.njit(cache=True)
+def enet_primal_and_gap(w, X, y, R, l1, l2, positive, with_gap):
+    """P(w) = ½‖R‖² + λ₁‖w‖₁ + ½λ₂‖w‖², and G = P(w) − D(κR) (module docstring) when
+    ``with_gap`` (NaN otherwise: the gap costs a pass over X). λ₁ = 0 uses the ridge dual;
+    λ₁ = λ₂ = 0 reports ‖XᵀR‖², the first-order condition of least squares."""
+    R2, Ry, w2, w1 = _sq_sums(R, y, w)
+    P = 0.5 * R2 + l1 * w1 + 0.5 * l2 * w2
+    if not with_gap:
+        return P, np.nan
+    XtR = np.empty(X.shape[1])
+    _all_dots(X, R, XtR)
     if l1 == 0.0:
         xtr2 = 0.0
-        for j in range(d):
-            xtr2 += (XtA[j] + l2 * w[j]) ** 2
+        for j in range(XtR.shape[0]):
+            xtr2 += XtR[j] ** 2
         if l2 == 0.0:
-            return xtr2  # least squares: first-order condition only
-        return R2 + 0.5 * l2 * w2 - Ry + xtr2 / (2.0 * l2)
+            return P, xtr2
+        return P, R2 + 0.5 * l2 * w2 - Ry + xtr2 / (2.0 * l2)
     dual_norm = 0.0
-    for j in range(d):
-        v = XtA[j] if positive else abs(XtA[j])
-        dual_norm = max(dual_norm, v)
-    if dual_norm > l1:
-        kappa = l1 / dual_norm
-        gap = 0.5 * R2 * (1.0 + kappa * kappa)
-    else:
-        kappa = 1.0
-        gap = R2
-    return gap + l1 * w1 - kappa * Ry + 0.5 * l2 * (1.0 + kappa * kappa) * w2
+    for j in range(XtR.shape[0]):
+        v = XtR[j] - l2 * w[j]
+        dual_norm = max(dual_norm, v if positive else abs(v))
+    kappa = min(1.0, l1 / dual_norm) if dual_norm > 0.0 else 1.0
+    gap = 0.5 * R2 * (1.0 + kappa * kappa) + l1 * w1 - kappa * Ry
+    return P, gap + 0.5 * l2 * (1.0 + kappa * kappa) * w2
 
 
-@numba.njit(cache=True, fastmath=True)
-def enet_coordinate_descent(w, X, y, l1, l2, max_iter, tol, positive, random, seed, gaps):
+@numba.njit(cache=True)
+def _xorshift(state):
+    """One step of xorshift64 (the random coordinate order, without NumPy's global state)."""
+    state ^= state << np.uint64(13)
+    state ^= state >> np.uint64(7)
+    state ^= state << np.uint64(17)
+    return state
+
+
+@numba.njit(cache=True)
+def enet_coordinate_descent(
+    w, X, y, l1, l2, max_iter, tol, positive, random, seed, objective, gaps, parallel
+):
     """Minimise P(w) = ½‖y − Xw‖² + λ₁‖w‖₁ + ½λ₂‖w‖² in place, one coordinate at a time:
     wⱼ ← S(Xⱼᵀ(R + wⱼXⱼ), λ₁) / (‖Xⱼ‖² + λ₂) with the residual R kept up to date.
 
-    X must be Fortran-ordered (columns contiguous). ``gaps[t]`` receives the gap after sweep t
-    when it is evaluated (NaN otherwise). Returns (gap, sweeps, converged).
+    X must be Fortran-ordered (columns contiguous). ``objective[t]`` and ``gaps[t]`` receive
+    P and G at the start (t = 0) and after sweep t (G is NaN where it was not evaluated).
+    ``parallel``: the per-coordinate dot and axpy use the threads (results are the same either
+    way). Returns (gap, sweeps, converged).
     """
     n, d = X.shape
-    state = np.uint64(seed) | np.uint64(1)  # xorshift64 state for selection="random"
-    norms = np.zeros(d)
-    for j in range(d):
-        for i in range(n):
-            norms[j] += X[i, j] * X[i, j]
-    R = y.copy()
-    for j in range(d):
-        if w[j] != 0.0:
-            for i in range(n):
-                R[i] -= X[i, j] * w[j]
-    y2 = 0.0
-    for i in range(n):
-        y2 += y[i] * y[i]
+    part = np.empty((n + BLOCK - 1) // BLOCK)
+    state = np.uint64(seed) | np.uint64(1)
+    norms = np.empty(d)
+    _all_dots(X, None, norms)
+    R = _residual(X, y, w)
+    y2 = _sq_sums(y, y, w)[0]
     tol_gap = tol * y2
-    gap = enet_duality_gap(w, X, y, R, l1, l2, positive)
+    P, gap = enet_primal_and_gap(w, X, y, R, l1, l2, positive, True)
+    objective[0], gaps[0] = P, gap
     if gap <= tol_gap:
         return gap, 0, True
     for it in range(max_iter):
-        w_max = 0.0
-        dw_max = 0.0
+        w_max = dw_max = 0.0
         for f in range(d):
             j = f
-            if random:  # xorshift64: a uniform coordinate, drawn without NumPy's global state
-                state ^= state << np.uint64(13)
-                state ^= state >> np.uint64(7)
-                state ^= state << np.uint64(17)
+            if random:
+                state = _xorshift(state)
                 j = np.int64(state % np.uint64(d))
             if norms[j] == 0.0:
                 continue
             w_old = w[j]
-            z = 0.0
-            for i in range(n):
-                z += X[i, j] * R[i]
-            z += w_old * norms[j]
+            z = _dot(X, j, R, part, parallel) + w_old * norms[j]
             if positive and z < 0.0:
                 w_new = 0.0
             else:
                 w_new = np.sign(z) * max(abs(z) - l1, 0.0) / (norms[j] + l2)
             if w_new != w_old:
-                delta = w_new - w_old
-                for i in range(n):
-                    R[i] -= X[i, j] * delta
+                _axpy(X, j, w_new - w_old, R, parallel)
                 w[j] = w_new
             dw_max = max(dw_max, abs(w_new - w_old))
             w_max = max(w_max, abs(w_new))
-        if w_max == 0.0 or dw_max / w_max <= tol or it == max_iter - 1:
-            gap = enet_duality_gap(w, X, y, R, l1, l2, positive)
-            gaps[it] = gap
+        check = w_max == 0.0 or dw_max / w_max <= tol or it == max_iter - 1
+        P, g = enet_primal_and_gap(w, X, y, R, l1, l2, positive, check)
+        objective[it + 1], gaps[it + 1] = P, g
+        if check:
+            gap = g
             if gap <= tol_gap:
                 return gap, it + 1, True
     return gap, max_iter, False
@@ -193,6 +325,7 @@ def _enet_subgradient(
     res = gd.minimize(
         lambda th: enet_subgradient_loss_grad(th, X, y, s_bar, l1_pen, l2_pen, fit_intercept),
         np.zeros(d + int(fit_intercept)),
+        warn=False,
     )
     return res.x[:d], (res.x[d] if fit_intercept else 0.0), res
 
@@ -319,20 +452,17 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
                 random_state=rng,
             )
             self.coef_, self.intercept_, self.dual_gap_ = w, b, np.nan
-            self.n_iter_, self.history_, self.stop_reason_ = (
-                res.n_iter,
-                res.history,
-                res.stop_reason,
+            self._record_fit(
+                res.n_iter, res.history, res.stop_reason, criterion=f"|ΔJ| <= tol={self.tol}"
             )
             return self
 
         s_n = s * (n / s.sum())  # weights summing to n, as scikit-learn rescales them
-        Xc, Yc, x_off, y_off = center_data(
-            X, Y, fit_intercept=self.fit_intercept, sample_weight=s_n
-        )
-        if not np.all(s_n == 1.0):
-            Xc, Yc = rescale_rows(Xc, Yc, s_n)
-        Xf = np.asfortranarray(Xc)
+        m_x, m_y = np.zeros(d), np.zeros(k)
+        if self.fit_intercept:
+            m_x, m_y = weighted_means(X, s_n), weighted_means(Y, s_n)
+        root = np.sqrt(s_n)
+        Xf, Yf = centred_fortran(X, m_x, root), centred_fortran(Y, m_y, root)
         W = np.zeros((k, d))
         if self.warm_start and getattr(self, "coef_", None) is not None:
             prev = np.reshape(self.coef_, (-1, d))
@@ -340,41 +470,39 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
                 W[:] = prev
         gaps, iters, hist, done = np.empty(k), [], [], True
         for t in range(k):
-            trace = np.full(self.max_iter, np.nan)
-            seed = int(rng.integers(2**31 - 1))
+            objective, gap_trace = np.empty(self.max_iter + 1), np.empty(self.max_iter + 1)
             gap, it, ok = enet_coordinate_descent(
                 W[t],
                 Xf,
-                np.ascontiguousarray(Yc[:, t]),
+                Yf[:, t],
                 n * l1_pen,
                 n * l2_pen,
                 self.max_iter,
                 self.tol,
                 self.positive,
                 self.selection == "random",
-                seed,
-                trace,
+                int(rng.integers(2**31 - 1)),
+                objective,
+                gap_trace,
+                n >= PARALLEL_MIN_ROWS,
             )
             gaps[t], done = gap / n, done and ok
             iters.append(int(it))
-            hist.append(trace[: max(it, 1)] / n)
-        if not done:
-            warnings.warn(
-                f"{type(self).__name__} did not converge in {self.max_iter} sweeps: duality gap "
-                f"{gaps.max():.3e} > tol·‖y‖²/n. Increase max_iter or tol, or scale the "
-                "features.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
-        intercept = set_intercept(W, x_off, y_off, self.fit_intercept)
-        self.stop_reason_ = "converged" if done else "max_iter"
+            hist.append({"objective": objective[: it + 1] / n, "dual_gap": gap_trace[: it + 1] / n})
+        self.coef_, self.intercept_ = W, m_y - W @ m_x
+        self.dual_gap_ = gaps
         if one_target:
-            self.coef_, self.intercept_ = W[0], float(intercept[0])
-            self.dual_gap_, self.n_iter_ = float(gaps[0]), iters[0]
-            self.history_ = {"dual_gap": hist[0]}
-        else:
-            self.coef_, self.intercept_, self.dual_gap_, self.n_iter_ = W, intercept, gaps, iters
-            self.history_ = {"dual_gap": hist}
+            self.coef_, self.intercept_, self.dual_gap_ = (
+                W[0],
+                float(self.intercept_[0]),
+                float(gaps[0]),
+            )
+        self._record_fit(
+            iters[0] if one_target else iters,
+            hist[0] if one_target else hist,
+            "converged" if done else "max_iter",
+            criterion=f"duality gap G/n <= tol·‖y‖²/n with tol={self.tol}",
+        )
         return self
 
 
