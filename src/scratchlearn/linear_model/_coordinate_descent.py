@@ -223,7 +223,6 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         one_target = y.ndim == 1
         Y = y.reshape(n, -1)
-        k = Y.shape[1]
         l1_pen, l2_pen = self.alpha * self.l1_ratio, self.alpha * (1.0 - self.l1_ratio)
         if self.solver == "subgradient":
             if not one_target:
@@ -246,6 +245,26 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
             )
             return self
 
+        W, intercept, gaps, iters, hist, done = self._fit_cd(X, Y, s, rng)
+        if one_target:
+            W, intercept, gaps = W[0], float(intercept[0]), float(gaps[0])
+            iters, hist = iters[0], hist[0]
+        self.coef_, self.intercept_, self.dual_gap_ = W, intercept, gaps
+        self._record_fit(
+            iters,
+            hist,
+            "converged" if done else "max_iter",
+            criterion=f"duality gap G/n <= tol·‖y‖²/n with tol={self.tol}",
+        )
+        return self
+
+    def _fit_cd(self, X, Y, s, rng):
+        """Coordinate descent on each column of Y, on X and Y centred, scaled by √s′ and copied
+        to column order in one pass. Returns W (k, d), b (k,), G/n (k,), sweeps, histories
+        and whether every target met the gap criterion."""
+        n, d = X.shape
+        k = Y.shape[1]
+        l1, l2 = n * self.alpha * self.l1_ratio, n * self.alpha * (1.0 - self.l1_ratio)
         s_n = s * (n / s.sum())  # weights summing to n, as scikit-learn rescales them
         m_x, m_y = np.zeros(d), np.zeros(k)
         if self.fit_intercept:
@@ -264,8 +283,8 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
                 W[t],
                 Xf,
                 Yf[:, t],
-                n * l1_pen,
-                n * l2_pen,
+                l1,
+                l2,
                 self.max_iter,
                 self.tol,
                 self.positive,
@@ -278,21 +297,7 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
             gaps[t], done = gap / n, done and ok
             iters.append(int(it))
             hist.append({"objective": objective[: it + 1] / n, "dual_gap": gap_trace[: it + 1] / n})
-        self.coef_, self.intercept_ = W, m_y - W @ m_x
-        self.dual_gap_ = gaps
-        if one_target:
-            self.coef_, self.intercept_, self.dual_gap_ = (
-                W[0],
-                float(self.intercept_[0]),
-                float(gaps[0]),
-            )
-        self._record_fit(
-            iters[0] if one_target else iters,
-            hist[0] if one_target else hist,
-            "converged" if done else "max_iter",
-            criterion=f"duality gap G/n <= tol·‖y‖²/n with tol={self.tol}",
-        )
-        return self
+        return W, m_y - W @ m_x, gaps, iters, hist, done
 
 
 class Lasso(ElasticNet):
