@@ -26,6 +26,19 @@ def _regression(n, d, *, sparse_w=False, seed=0):
     return X, y
 
 
+def _ar1_regression(n, d, rho=0.9, seed=0):
+    """AR(1) features xᵢ,ⱼ = ρ·xᵢ,ⱼ₋₁ + √(1 − ρ²)·eᵢ,ⱼ (unit variance, corr(xⱼ, xₖ) = ρ^|j−k|),
+    y from 10% of them plus noise: correlated columns make coordinate descent sweep more."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    for j in range(1, d):
+        X[:, j] = rho * X[:, j - 1] + np.sqrt(1.0 - rho**2) * X[:, j]
+    w = np.zeros(d)
+    support = rng.choice(d, d // 10, replace=False)
+    w[support] = rng.standard_normal(support.size)
+    return X, X @ w + 3.0 + 0.5 * rng.standard_normal(n)
+
+
 def _binary(n, d, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
@@ -96,6 +109,18 @@ for n, d, alpha in [(20_000, 200, 0.05), (5_000, 2_000, 0.05)]:
             note="same alpha and tol (duality gap)",
         )
     )
+CASES.append(
+    Case(
+        "Lasso 200000x200 AR(1) rho=0.9",
+        lambda: _ar1_regression(200_000, 200),
+        lambda: ours.Lasso(alpha=0.05, tol=1e-4),
+        lambda: sk.Lasso(alpha=0.05, tol=1e-4),
+        agree=_coef_rel,
+        target_fit=1.5,
+        target_predict=1.2,
+        note="alpha=0.05: 19 of 200 coefficients non-zero, 39 sweeps on both sides",
+    )
+)
 CASES.append(
     Case(
         "ElasticNet 20000x200 alpha=0.05 l1_ratio=0.5",

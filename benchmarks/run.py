@@ -62,6 +62,22 @@ def _numba_threads(threads):
         numba.set_num_threads(before)
 
 
+def thread_report() -> str:
+    """The thread counts of the "default" columns: Numba's pool and each BLAS/OpenMP library
+    (threadpoolctl), so that a ratio can be read against the cores it ran on."""
+    import numba
+    import numpy  # noqa: F401  (loads the BLAS that threadpoolctl inspects)
+    from threadpoolctl import threadpool_info
+
+    layer = ""
+    with contextlib.suppress(ValueError):  # raised until a parallel region has run
+        layer = f" ({numba.threading_layer()} layer)"
+    parts = [f"{os.cpu_count()} cores", f"numba {numba.get_num_threads()} threads{layer}"]
+    for lib in threadpool_info():
+        parts.append(f"{lib['internal_api']} {lib['num_threads']} threads")
+    return ", ".join(parts)
+
+
 def _merge_rows(path, new_rows):
     """A filtered run replaces its own rows of an existing table and keeps the others, in the
     order of the full case list."""
@@ -109,6 +125,8 @@ def main(argv=None) -> int:
         "fit / predict |\n|---|---|---|---|---|---|---|---|---|"
     )
     rows = []
+    threads = thread_report()
+    print(f"Threads (default columns; the 1-thread columns limit all to 1): {threads}\n")
     print(header, flush=True)
     for case in cases:
         data = case.make_data()
@@ -156,8 +174,8 @@ def main(argv=None) -> int:
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     with open(args.out, "w") as fh:
         fh.write(
-            f"Benchmark run {stamp} on {os.cpu_count()} cores. Ratios are ours / "
-            "scikit-learn (lower is better; ✓ meets the target).\n\n"
+            f"Benchmark run {stamp}; threads in the default columns: {thread_report()}. "
+            "Ratios are ours / scikit-learn (lower is better; ✓ meets the target).\n\n"
         )
         fh.write(header + "\n" + "\n".join(rows) + "\n")
     print(f"\nwritten to {args.out}")

@@ -35,131 +35,50 @@ which sets wⱼ exactly to zero whenever |Xⱼᵀ(R + wⱼXⱼ)| <= λ₁. The d
 bounds P(w) − P(w*) from above. As in scikit-learn, it is evaluated only after a sweep whose
 largest coefficient change is below ``tol`` times the largest coefficient, and the descent stops
 when G <= tol·‖y‖² (so the same ``alpha`` and ``tol`` mean the same thing in both libraries).
-The reported ``dual_gap_`` is G/n, the gap of the 1/n-scaled objective.
+What ``tol`` bounds: the primal suboptimality of the 1/n-scaled objective,
+P(w)/n − P(w*)/n <= G/n <= tol·‖y‖²/n (y centred and weighted). The reported ``dual_gap_`` is
+G/n; ``history_`` holds P/n and G/n at the start and after every sweep (G/n is NaN after the
+sweeps where it was not evaluated: it costs a pass over X).
+
+Arithmetic and threads
+----------------------
+No ``fastmath``: every sum is in a fixed order, the same on every CPU. Every sum over samples is
+split into blocks of ``BLOCK`` rows (a constant), each block summed by :func:`_dot_range`, and the
+block sums added in block order. On tall data (n >= ``PARALLEL_MIN_ROWS``) the blocks of each
+coordinate's Xⱼᵀr and of the update R ← R − δXⱼ are shared among Numba's threads; the additions
+are the same, so coefficients, gaps and sweep counts are bit-for-bit the same with any number of
+threads and on either path. No BLAS is called (the means are blocked sums too), so
+``OPENBLAS_NUM_THREADS`` does not change them either.
 """
 
 from __future__ import annotations
 
 import numbers
-import warnings
 
-import numba
 import numpy as np
 
 from ..base import BaseEstimator, RegressorMixin
-from ..exceptions import ConvergenceWarning
 from ..utils import Interval, StrOptions, check_random_state, check_sample_weight
-from ._base import LinearModel, center_data, rescale_rows, set_intercept
+from ._base import LinearModel
+from ._cd_kernels import (
+    BLOCK,
+    PARALLEL_MIN_ROWS,
+    centred_fortran,
+    enet_coordinate_descent,
+    enet_primal_and_gap,
+    weighted_means,
+)
 
 __all__ = [
     "Lasso",
     "ElasticNet",
+    "BLOCK",
+    "PARALLEL_MIN_ROWS",
+    "centred_fortran",
     "enet_coordinate_descent",
-    "enet_duality_gap",
+    "enet_primal_and_gap",
     "enet_subgradient_loss_grad",
 ]
-
-
-@numba.njit(cache=True, fastmath=True)
-def enet_duality_gap(w, X, y, R, l1, l2, positive):
-    """G = P(w) − D(κR) (module docstring); λ₁ = 0 uses the ridge dual, λ₁ = λ₂ = 0 ‖XᵀR‖²."""
-    n, d = X.shape
-    XtA = np.empty(d)
-    for j in range(d):
-        acc = 0.0
-        for i in range(n):
-            acc += X[i, j] * R[i]
-        XtA[j] = acc - l2 * w[j]
-    R2 = 0.0
-    Ry = 0.0
-    for i in range(n):
-        R2 += R[i] * R[i]
-        Ry += R[i] * y[i]
-    w2 = 0.0
-    w1 = 0.0
-    for j in range(d):
-        w2 += w[j] * w[j]
-        w1 += abs(w[j])
-    if l1 == 0.0:
-        xtr2 = 0.0
-        for j in range(d):
-            xtr2 += (XtA[j] + l2 * w[j]) ** 2
-        if l2 == 0.0:
-            return xtr2  # least squares: first-order condition only
-        return R2 + 0.5 * l2 * w2 - Ry + xtr2 / (2.0 * l2)
-    dual_norm = 0.0
-    for j in range(d):
-        v = XtA[j] if positive else abs(XtA[j])
-        dual_norm = max(dual_norm, v)
-    if dual_norm > l1:
-        kappa = l1 / dual_norm
-        gap = 0.5 * R2 * (1.0 + kappa * kappa)
-    else:
-        kappa = 1.0
-        gap = R2
-    return gap + l1 * w1 - kappa * Ry + 0.5 * l2 * (1.0 + kappa * kappa) * w2
-
-
-@numba.njit(cache=True, fastmath=True)
-def enet_coordinate_descent(w, X, y, l1, l2, max_iter, tol, positive, random, seed, gaps):
-    """Minimise P(w) = ½‖y − Xw‖² + λ₁‖w‖₁ + ½λ₂‖w‖² in place, one coordinate at a time:
-    wⱼ ← S(Xⱼᵀ(R + wⱼXⱼ), λ₁) / (‖Xⱼ‖² + λ₂) with the residual R kept up to date.
-
-    X must be Fortran-ordered (columns contiguous). ``gaps[t]`` receives the gap after sweep t
-    when it is evaluated (NaN otherwise). Returns (gap, sweeps, converged).
-    """
-    n, d = X.shape
-    state = np.uint64(seed) | np.uint64(1)  # xorshift64 state for selection="random"
-    norms = np.zeros(d)
-    for j in range(d):
-        for i in range(n):
-            norms[j] += X[i, j] * X[i, j]
-    R = y.copy()
-    for j in range(d):
-        if w[j] != 0.0:
-            for i in range(n):
-                R[i] -= X[i, j] * w[j]
-    y2 = 0.0
-    for i in range(n):
-        y2 += y[i] * y[i]
-    tol_gap = tol * y2
-    gap = enet_duality_gap(w, X, y, R, l1, l2, positive)
-    if gap <= tol_gap:
-        return gap, 0, True
-    for it in range(max_iter):
-        w_max = 0.0
-        dw_max = 0.0
-        for f in range(d):
-            j = f
-            if random:  # xorshift64: a uniform coordinate, drawn without NumPy's global state
-                state ^= state << np.uint64(13)
-                state ^= state >> np.uint64(7)
-                state ^= state << np.uint64(17)
-                j = np.int64(state % np.uint64(d))
-            if norms[j] == 0.0:
-                continue
-            w_old = w[j]
-            z = 0.0
-            for i in range(n):
-                z += X[i, j] * R[i]
-            z += w_old * norms[j]
-            if positive and z < 0.0:
-                w_new = 0.0
-            else:
-                w_new = np.sign(z) * max(abs(z) - l1, 0.0) / (norms[j] + l2)
-            if w_new != w_old:
-                delta = w_new - w_old
-                for i in range(n):
-                    R[i] -= X[i, j] * delta
-                w[j] = w_new
-            dw_max = max(dw_max, abs(w_new - w_old))
-            w_max = max(w_max, abs(w_new))
-        if w_max == 0.0 or dw_max / w_max <= tol or it == max_iter - 1:
-            gap = enet_duality_gap(w, X, y, R, l1, l2, positive)
-            gaps[it] = gap
-            if gap <= tol_gap:
-                return gap, it + 1, True
-    return gap, max_iter, False
 
 
 def enet_subgradient_loss_grad(theta, X, y, s_bar, l1_pen, l2_pen, fit_intercept):
@@ -193,6 +112,7 @@ def _enet_subgradient(
     res = gd.minimize(
         lambda th: enet_subgradient_loss_grad(th, X, y, s_bar, l1_pen, l2_pen, fit_intercept),
         np.zeros(d + int(fit_intercept)),
+        warn=False,
     )
     return res.x[:d], (res.x[d] if fit_intercept else 0.0), res
 
@@ -237,12 +157,14 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
     coef_, intercept_ : coefficients (d,) or (k, d), intercept
     dual_gap_ : float or ndarray
         Final duality gap of the 1/n-scaled objective (G/n); NaN for the subgradient solver.
-    n_iter_ : int or list of int
-    history_ : dict
-        cd: {"dual_gap": gaps G/n after each sweep, NaN where not evaluated};
-        subgradient: GradientDescent's {"J", "grad_norm"}.
+    n_iter_ : int (one target) or list of int (one per target), as scikit-learn
+    history_ : dict, or a list of one dict per target
+        cd: {"objective": P(w)/n, "dual_gap": G/n}, at the start and after each sweep (G/n NaN
+        where not evaluated); subgradient: GradientDescent's {"objective", "grad_norm"}.
     stop_reason_ : str
-        "converged" (gap below tolerance), "cost_change", "grad_norm" or "max_iter".
+        cd: "converged" (G/n <= tol·‖y‖²/n for every target) or "max_iter"; subgradient:
+        "cost_change", "grad_norm" or "max_iter". A fit that did not converge warns with
+        ConvergenceWarning.
     """
 
     _parameter_constraints = {
@@ -301,7 +223,6 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         one_target = y.ndim == 1
         Y = y.reshape(n, -1)
-        k = Y.shape[1]
         l1_pen, l2_pen = self.alpha * self.l1_ratio, self.alpha * (1.0 - self.l1_ratio)
         if self.solver == "subgradient":
             if not one_target:
@@ -319,20 +240,37 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
                 random_state=rng,
             )
             self.coef_, self.intercept_, self.dual_gap_ = w, b, np.nan
-            self.n_iter_, self.history_, self.stop_reason_ = (
-                res.n_iter,
-                res.history,
-                res.stop_reason,
+            self._record_fit(
+                res.n_iter, res.history, res.stop_reason, criterion=f"|ΔJ| <= tol={self.tol}"
             )
             return self
 
-        s_n = s * (n / s.sum())  # weights summing to n, as scikit-learn rescales them
-        Xc, Yc, x_off, y_off = center_data(
-            X, Y, fit_intercept=self.fit_intercept, sample_weight=s_n
+        W, intercept, gaps, iters, hist, done = self._fit_cd(X, Y, s, rng)
+        if one_target:
+            W, intercept, gaps = W[0], float(intercept[0]), float(gaps[0])
+            iters, hist = iters[0], hist[0]
+        self.coef_, self.intercept_, self.dual_gap_ = W, intercept, gaps
+        self._record_fit(
+            iters,
+            hist,
+            "converged" if done else "max_iter",
+            criterion=f"duality gap G/n <= tol·‖y‖²/n with tol={self.tol}",
         )
-        if not np.all(s_n == 1.0):
-            Xc, Yc = rescale_rows(Xc, Yc, s_n)
-        Xf = np.asfortranarray(Xc)
+        return self
+
+    def _fit_cd(self, X, Y, s, rng):
+        """Coordinate descent on each column of Y, on X and Y centred, scaled by √s′ and copied
+        to column order in one pass. Returns W (k, d), b (k,), G/n (k,), sweeps, histories
+        and whether every target met the gap criterion."""
+        n, d = X.shape
+        k = Y.shape[1]
+        l1, l2 = n * self.alpha * self.l1_ratio, n * self.alpha * (1.0 - self.l1_ratio)
+        s_n = s * (n / s.sum())  # weights summing to n, as scikit-learn rescales them
+        m_x, m_y = np.zeros(d), np.zeros(k)
+        if self.fit_intercept:
+            m_x, m_y = weighted_means(X, s_n), weighted_means(Y, s_n)
+        root = np.sqrt(s_n)
+        Xf, Yf = centred_fortran(X, m_x, root), centred_fortran(Y, m_y, root)
         W = np.zeros((k, d))
         if self.warm_start and getattr(self, "coef_", None) is not None:
             prev = np.reshape(self.coef_, (-1, d))
@@ -340,42 +278,26 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
                 W[:] = prev
         gaps, iters, hist, done = np.empty(k), [], [], True
         for t in range(k):
-            trace = np.full(self.max_iter, np.nan)
-            seed = int(rng.integers(2**31 - 1))
+            objective, gap_trace = np.empty(self.max_iter + 1), np.empty(self.max_iter + 1)
             gap, it, ok = enet_coordinate_descent(
                 W[t],
                 Xf,
-                np.ascontiguousarray(Yc[:, t]),
-                n * l1_pen,
-                n * l2_pen,
+                Yf[:, t],
+                l1,
+                l2,
                 self.max_iter,
                 self.tol,
                 self.positive,
                 self.selection == "random",
-                seed,
-                trace,
+                int(rng.integers(2**31 - 1)),
+                objective,
+                gap_trace,
+                n >= PARALLEL_MIN_ROWS,
             )
             gaps[t], done = gap / n, done and ok
             iters.append(int(it))
-            hist.append(trace[: max(it, 1)] / n)
-        if not done:
-            warnings.warn(
-                f"{type(self).__name__} did not converge in {self.max_iter} sweeps: duality gap "
-                f"{gaps.max():.3e} > tol·‖y‖²/n. Increase max_iter or tol, or scale the "
-                "features.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
-        intercept = set_intercept(W, x_off, y_off, self.fit_intercept)
-        self.stop_reason_ = "converged" if done else "max_iter"
-        if one_target:
-            self.coef_, self.intercept_ = W[0], float(intercept[0])
-            self.dual_gap_, self.n_iter_ = float(gaps[0]), iters[0]
-            self.history_ = {"dual_gap": hist[0]}
-        else:
-            self.coef_, self.intercept_, self.dual_gap_, self.n_iter_ = W, intercept, gaps, iters
-            self.history_ = {"dual_gap": hist}
-        return self
+            hist.append({"objective": objective[: it + 1] / n, "dual_gap": gap_trace[: it + 1] / n})
+        return W, m_y - W @ m_x, gaps, iters, hist, done
 
 
 class Lasso(ElasticNet):
