@@ -18,12 +18,11 @@ from scratchlearn.linear_model._glm import (
 )
 from scratchlearn.linear_model._glm_family import make_family
 from scratchlearn.linear_model._glm_link import LINKS
-from scratchlearn.linear_model._glm_solvers import (
-    Design,
-    standardised_objective,
-    standardising_map,
-)
+from scratchlearn.linear_model._base import standardise
+from scratchlearn.linear_model._glm_solvers import Design
 from scratchlearn.optim import check_gradient, numerical_gradient
+
+from _glm_bounds import coef_distance_bound, final_grad, hessian_lambda_min  # noqa: I001
 
 # -- hand-checkable fits: one binary feature, so the MLE reproduces the two group means ---------
 X2 = np.array([[0.0], [0.0], [1.0], [1.0]])
@@ -32,7 +31,10 @@ X2 = np.array([[0.0], [0.0], [1.0], [1.0]])
 def test_poisson_two_groups_by_hand():
     y = np.array([1.0, 3.0, 2.0, 6.0])  # group means 2 and 4
     m = GeneralizedLinearRegressor(family="poisson", tol=1e-14).fit(X2, y)
-    # log μ = b + w x: b = log 2, w = log 4 − log 2 = log 2
+    assert m.stop_reason_ == "grad_norm"
+    # log μ = b + w x: b = log 2, w = log 4 − log 2 = log 2. ∇²L = X̃ᵀdiag(μ)X̃/S =
+    # [[2, 2], [2, 3]] at the optimum, λ_min = (5 − √17)/2 = 0.44, so ‖∇L‖∞ ≤ 1e-14 leaves
+    # ‖β − β*‖₂ ≤ √2·1e-14/0.44 = 3.2e-14, 4.6e-14 relative to log 2: rtol 1e-12 is 20x that
     np.testing.assert_allclose([m.intercept_, m.coef_[0]], [math.log(2), math.log(2)], rtol=1e-12)
     # D = 2Σ y log(y/μ) (the y − μ terms cancel inside each group)
     D = 2 * (math.log(1 / 2) + 3 * math.log(3 / 2) + 2 * math.log(2 / 4) + 6 * math.log(6 / 4))
@@ -45,8 +47,11 @@ def test_poisson_two_groups_by_hand():
 def test_gamma_inverse_link_two_groups_by_hand():
     y = np.array([1.0, 3.0, 2.0, 6.0])
     m = GeneralizedLinearRegressor(family="gamma", tol=1e-14).fit(X2, y)
-    # 1/μ = b + w x: b = 1/2, w = 1/4 − 1/2
-    np.testing.assert_allclose([m.intercept_, m.coef_[0]], [0.5, -0.25], rtol=1e-10)
+    assert m.stop_reason_ == "grad_norm"
+    # 1/μ = b + w x: b = 1/2, w = 1/4 − 1/2. Canonical link: ∇²L = X̃ᵀdiag(μ²)X̃/S =
+    # [[8, 8], [8, 10]]/4 (μ = 2, 2, 4, 4), λ_min = (9 − √65)/4 = 0.23, so ‖∇L‖∞ ≤ 1e-14
+    # leaves ‖β − β*‖₂ ≤ √2·1e-14/0.23 = 6e-14, 2.4e-13 relative to 0.25: rtol 1e-11 is 40x
+    np.testing.assert_allclose([m.intercept_, m.coef_[0]], [0.5, -0.25], rtol=1e-11)
     # Pearson χ² = Σ (y − μ)²/μ² = 2·(1/2)² + 2·(1/2)² = 1, over n − p = 2
     assert m.dispersion_ == pytest.approx(0.5, rel=1e-10)
 
@@ -55,10 +60,11 @@ def test_binomial_trials_two_groups_by_hand():
     y = np.array([0.25, 0.75])  # 1 of 4 and 3 of 4 successes
     X = np.array([[0.0], [1.0]])
     m = GeneralizedLinearRegressor(family="binomial", tol=1e-14).fit(X, y, sample_weight=[4, 4])
-    # L is quadratic in the coefficient error near the optimum, so stopping at a change of
-    # 1e-14·(|L| + 0.1) leaves an error of order √(1e-15) ≈ 3e-8 at most
+    assert m.stop_reason_ == "grad_norm"
+    # ∇²L = X̃ᵀdiag(sμ(1 − μ))X̃/S = [[3, 3], [3, 6]]/32, λ_min = 3(3 − √5)/64 = 0.036: with
+    # ‖∇L‖∞ ≤ 1e-14, ‖β − β*‖₂ ≤ √2·1e-14/0.036 = 4e-13, 3.6e-13 relative to log 3: rtol 1e-11
     np.testing.assert_allclose(
-        [m.intercept_, m.coef_[0]], [-math.log(3), 2 * math.log(3)], rtol=1e-7
+        [m.intercept_, m.coef_[0]], [-math.log(3), 2 * math.log(3)], rtol=1e-11
     )
     assert m.deviance_ == pytest.approx(0.0, abs=1e-12)  # saturated: one parameter per row
     # ℓ = Σ log C(4, k) + k log μ + (4 − k) log(1 − μ) with k = 1, 3 and μ = 1/4, 3/4
@@ -78,8 +84,14 @@ def test_binomial_trials_equal_expanded_bernoulli_rows():
     rows = np.repeat(np.arange(30), trials)
     yb = np.concatenate([[1.0] * k + [0.0] * (t - k) for k, t in zip(succ, trials, strict=True)])
     flat = GeneralizedLinearRegressor(family="binomial", tol=1e-14).fit(X[rows], yb)
-    # same likelihood up to the binomial coefficients: same coefficients and standard errors
-    np.testing.assert_allclose(grouped.coef_, flat.coef_, rtol=1e-9)
+    # same likelihood up to the binomial coefficients, and L = D/(2S) with the same S = Σ trials:
+    # the same L, so the two fits agree to √p·(g_a + g_b)/λ (tests/linear_model/_glm_bounds.py)
+    assert grouped.stop_reason_ == flat.stop_reason_ == "grad_norm"
+    lam = hessian_lambda_min(grouped, X, succ / trials, trials)
+    bound = coef_distance_bound(3, final_grad(grouped), final_grad(flat), lam)
+    assert np.linalg.norm(grouped.coef_ - flat.coef_) <= bound
+    # se = √diag(I⁻¹): I is a smooth function of β, so a relative change of the coefficients
+    # of bound/‖β‖ moves it by about as much (the bound is ~1e-13 here): rtol 1e-9
     np.testing.assert_allclose(grouped.bse_, flat.bse_, rtol=1e-9)
 
 
@@ -91,7 +103,8 @@ def test_normal_identity_is_least_squares():
     Xt = np.hstack([X, np.ones((len(y), 1))])
     beta = np.linalg.lstsq(Xt, y, rcond=None)[0]
     np.testing.assert_allclose(np.append(m.coef_, m.intercept_), beta, rtol=1e-9)
-    assert m.n_iter_ <= 2 and m.stop_reason_ == "cost_change"
+    # one weighted least squares from μ₀ solves it exactly: IRLS starts at the solution
+    assert m.n_iter_ == 0 and m.stop_reason_ == "grad_norm"
     assert m.score(X, y) == pytest.approx(1 - m.deviance_ / m.null_deviance_, rel=1e-12)
 
 

@@ -250,7 +250,9 @@ def lbfgs_solve(Xt, y, s, family, link, penalty, beta0, max_iter, tol, split=Non
 
     with np.errstate(all="ignore"):  # trial points outside the mean domain give L = inf
         res = lbfgs(fun, beta0, gtol=tol, ftol=0.0, max_iter=max_iter, warn=False)
-    return res.x, res.n_iter, res.stop_reason, res.history
+    # ftol = 0 stops only on a step that left L exactly unchanged: no decrease, ‖∇L‖∞ > tol
+    stop = "stalled" if res.stop_reason == "cost_change" else res.stop_reason
+    return res.x, res.n_iter, stop, res.history
 
 
 def _inverse_diagonal(A):
