@@ -7,15 +7,14 @@ import numpy as np
 import pytest
 
 sm = pytest.importorskip("statsmodels.api")
-from sklearn import linear_model as sk  # noqa: E402
-from sklearn.datasets import load_diabetes  # noqa: E402
-
 from _glm_bounds import (  # noqa: E402
     coef_distance_bound,
     final_grad,
     grad_inf,
     hessian_lambda_min,
 )
+from sklearn import linear_model as sk  # noqa: E402
+from sklearn.datasets import load_diabetes  # noqa: E402
 
 from scratchlearn.exceptions import ConvergenceWarning  # noqa: E402
 from scratchlearn.linear_model._glm import (  # noqa: E402

@@ -123,7 +123,7 @@ class _GLMBase(LinearModel, RegressorMixin, BaseEstimator):
             start[-1] = link.link(family.clip_mu(np.average(y, weights=s)))
         solver, budget = self._solver_name(), self._iteration_budget()
         if solver == "irls":
-            return irls(Xt, y, s, family, link, penalty, beta0, budget, self.tol, start)
+            return irls(Xt, y, s, family, link, penalty, beta0, budget, self.tol, start, split)
         beta0 = start if beta0 is None else beta0
         if solver == "gd":
             beta, n_iter, stop, hist, self.learning_rate_ = gradient_descent(

@@ -166,7 +166,7 @@ def _irls_start(evaluate, Xt, family, link, y, s, penalty, beta0, beta_fallback)
     )
 
 
-def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=None):
+def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=None, split=None):
     """(X̃ᵀWX̃ + S·diag(penalty))β = X̃ᵀWz with z = η + g′(μ)(y − μ), W = s/(g′(μ)²V(μ)).
 
     Stops when ‖∇L(β)‖∞ ≤ tol ("grad_norm"). That bounds the coefficient error: where L is
@@ -174,8 +174,10 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
     the change of the deviance, such as R's |ΔD| ≤ tol·(|D| + 0.1), only bounds the error by
     about √tol, since L is flat to second order at β*.)
 
-    A step that raises L by more than its rounding noise 64ε|L| (or leaves the mean domain) is
-    halved, up to 40 times; steps within the noise are taken, since Fisher scoring keeps
+    A step that raises L by more than its rounding noise (or leaves the mean domain) is halved,
+    up to 40 times. That noise is 64ε(|L| + Σ sᵢ|kᵢ|/(2S) + |Σ sᵢcᵢ|/(2S)) with d = k(y, μ) + c(y)
+    the family's split of the unit deviance (``split``): the terms whose cancellation makes D,
+    not just their small difference L (a saturated binomial fit has L* = 0 from O(1) terms); steps within the noise are taken, since Fisher scoring keeps
     contracting the coefficients below the objective's resolution. The run stops with
     "stalled" when no halved step is acceptable, or when three steps in a row leave L flat
     without halving the best gradient norm: ∇L has reached its own rounding floor above
@@ -198,6 +200,13 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
             return eta, mu, np.inf, np.inf
         return eta, mu, dev / (2.0 * S) + 0.5 * beta @ (penalty * beta), dev
 
+    kernel, c_sum = split if split is not None else (family.unit_deviance, 0.0)
+
+    def resolution(mu):
+        """Scale of the terms summed into D/(2S), whose rounding L inherits."""
+        with np.errstate(all="ignore"):
+            return float(s @ np.abs(kernel(y, family.clip_mu(mu))) + abs(c_sum)) / (2.0 * S)
+
     def record(beta, mu, L, dev):
         g = float(np.max(np.abs(_gradient(Xt, y, s, family, link, penalty, beta, mu))))
         hist["objective"].append(float(L)), hist["deviance"].append(float(dev))
@@ -217,7 +226,7 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
         H[np.diag_indices_from(H)] += S * penalty
         beta_new = spd_solve(H, Xt.tdot(W * z), what=_WHAT)
         eta_new, mu_new, L_new, dev_new = evaluate(beta_new)
-        noise = 64 * _EPS * abs(L)  # rounding noise of L
+        noise = 64 * _EPS * (abs(L) + resolution(mu))  # rounding noise of L
         halvings = 0
         while not (L_new <= L + noise) and halvings < 40:  # step halving
             beta_new = 0.5 * (beta + beta_new)
