@@ -32,7 +32,7 @@ from ..optim import GradientDescent
 from ._base import standardise
 from ._glm_solvers import Design, glm_objective, working_weights_response
 
-__all__ = ["gradient_descent", "auto_step"]
+__all__ = ["gradient_descent", "auto_step", "standardised_problem", "to_beta", "to_theta"]
 
 _EPS = float(np.finfo(float).eps)
 _MAX_HALVINGS = 60  # η shrinks by at most 2⁻⁶⁰ ≈ 1e-18: beyond that no step is representable
@@ -91,15 +91,55 @@ def _accelerated(fun, theta, step, max_iter, tol, noise_floor):
 def _plain(fun, theta, step, max_iter, tol, learning_rate):
     """Plain gradient descent θₜ₊₁ = θₜ − η∇J(θₜ) with the user's step, stopping at
     ‖∇J‖₂ ≤ tol; a diverging run raises DivergenceError."""
-    gd = GradientDescent(learning_rate=step, tol=0.0, gtol=tol, max_iter=max_iter)
-    try:
-        res = gd.minimize(fun, theta, warn=False)
-    except DivergenceError as exc:
-        raise DivergenceError(
-            f"gradient descent diverged with learning_rate={learning_rate}; use a smaller one "
-            "or learning_rate='auto'."
-        ) from exc
-    return res.x, res.n_iter, res.stop_reason, res.history, step
+    hist, n_iter, stop = {"objective": [], "grad_norm": []}, 0, "cost_change"
+    while stop == "cost_change" and n_iter < max_iter:
+        # tol=0: GradientDescent also stops when J is exactly unchanged, while ‖∇J‖ > tol: L is
+        # flat to rounding there but the iterates still move towards the minimiser: go on
+        gd = GradientDescent(learning_rate=step, tol=0.0, gtol=tol, max_iter=max_iter - n_iter)
+        try:
+            res = gd.minimize(fun, theta, warn=False)
+        except DivergenceError as exc:
+            raise DivergenceError(
+                f"gradient descent diverged with learning_rate={learning_rate}; use a smaller "
+                "one or learning_rate='auto'."
+            ) from exc
+        first = 0 if not hist["objective"] else 1  # a resumed run repeats its start
+        for key in hist:
+            hist[key] += res.history[key][first:]
+        theta, n_iter, stop = res.x, n_iter + res.n_iter, res.stop_reason
+        if res.n_iter == 0:
+            break
+    return theta, n_iter, stop, hist, step
+
+
+def standardised_problem(X, s, fit_intercept, penalty):
+    """Z̃ = [(X − m)/σ, 1] (as a :class:`Design`) and the penalty of J in θ: ½α‖w‖² =
+    ½Σⱼ (α/σⱼ²) θⱼ². Returns (Z̃, penalty_θ, m, σ)."""
+    d = X.shape[1]
+    Z, m, sigma = standardise(X, s / s.sum(), fit_intercept)  # (n, d), (d,), (d,)
+    pen = penalty.copy()
+    pen[:d] = penalty[:d] / sigma**2
+    return Design(Z, fit_intercept), pen, m, sigma
+
+
+def to_theta(beta, m, sigma, fit_intercept):
+    """θ_w = σw, θ_b = b + mᵀw."""
+    d = len(sigma)
+    theta = beta.copy()
+    theta[:d] = sigma * beta[:d]
+    if fit_intercept:
+        theta[d] = beta[d] + m @ beta[:d]
+    return theta
+
+
+def to_beta(theta, m, sigma, fit_intercept):
+    """w = θ_w/σ, b = θ_b − mᵀw."""
+    d = len(sigma)
+    beta = theta.copy()
+    beta[:d] = theta[:d] / sigma
+    if fit_intercept:
+        beta[d] = theta[d] - m @ beta[:d]
+    return beta
 
 
 def gradient_descent(
@@ -112,17 +152,9 @@ def gradient_descent(
 
     Returns (β, n_iter, stop_reason, history {"objective": J, "grad_norm": ‖∇J‖₂}, η).
     """
-    X, fit_intercept = Xt.X, Xt.fit_intercept
-    S = s.sum()
-    d = X.shape[1]
-    Z, m, sigma = standardise(X, s / S, fit_intercept)  # (n, d), (d,), (d,)
-    Zt = Design(Z, fit_intercept)
-    pen = penalty.copy()
-    pen[:d] = penalty[:d] / sigma**2  # ½α‖w‖² = ½Σ (α/σⱼ²) θⱼ²
-    theta0 = beta0.copy()
-    theta0[:d] = sigma * beta0[:d]
-    if fit_intercept:
-        theta0[d] = beta0[d] + m @ beta0[:d]
+    fit_intercept = Xt.fit_intercept
+    Zt, pen, m, sigma = standardised_problem(Xt.X, s, fit_intercept, penalty)
+    theta0 = to_theta(beta0, m, sigma, fit_intercept)
 
     def fun(theta):
         with np.errstate(all="ignore"):  # points outside the mean domain give J = inf
@@ -131,14 +163,10 @@ def gradient_descent(
     if isinstance(learning_rate, str):  # "auto"
         step = auto_step(Zt, y, s, family, link, pen, theta0)
         # J is summed as Σ sᵢ kernel + Σ sᵢ c(yᵢ): its rounding scales with |Σ sᵢc(yᵢ)|/(2S) too
-        floor = abs(split[1]) / (2.0 * S) if split is not None else 0.0
+        floor = abs(split[1]) / (2.0 * s.sum()) if split is not None else 0.0
         theta, n_iter, stop, hist, step = _accelerated(fun, theta0, step, max_iter, tol, floor)
     else:
         theta, n_iter, stop, hist, step = _plain(
             fun, theta0, float(learning_rate), max_iter, tol, learning_rate
         )
-    beta = theta.copy()
-    beta[:d] = theta[:d] / sigma
-    if fit_intercept:
-        beta[d] = theta[d] - m @ beta[:d]
-    return beta, n_iter, stop, hist, step
+    return to_beta(theta, m, sigma, fit_intercept), n_iter, stop, hist, step

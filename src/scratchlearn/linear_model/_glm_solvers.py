@@ -175,9 +175,10 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
     about √tol, since L is flat to second order at β*.)
 
     A step that raises L by more than its rounding noise (or leaves the mean domain) is halved,
-    up to 40 times. That noise is 64ε(|L| + Σ sᵢ|kᵢ|/(2S) + |Σ sᵢcᵢ|/(2S)) with d = k(y, μ) + c(y)
-    the family's split of the unit deviance (``split``): the terms whose cancellation makes D,
-    not just their small difference L (a saturated binomial fit has L* = 0 from O(1) terms); steps within the noise are taken, since Fisher scoring keeps
+    up to 40 times. That noise is 64ε(|L| + Σ sᵢ|kᵢ|/(2S) + |Σ sᵢcᵢ|/(2S)), with d = k(y, μ) +
+    c(y) the family's split of the unit deviance (``split``): the rounding of the terms whose
+    cancellation makes D, not just of their small difference L (a saturated binomial fit has
+    L* = 0 from O(1) terms). Steps within the noise are taken, since Fisher scoring keeps
     contracting the coefficients below the objective's resolution. The run stops with
     "stalled" when no halved step is acceptable, or when three steps in a row leave L flat
     without halving the best gradient norm: ∇L has reached its own rounding floor above
