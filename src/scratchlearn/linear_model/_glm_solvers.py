@@ -141,13 +141,14 @@ def _gradient(Xt, y, s, family, link, penalty, beta, mu):
 
 
 def _irls_start(evaluate, Xt, family, link, y, s, penalty, beta0, beta_fallback):
-    """β₀ and (η, μ, L, D) there: ``beta0`` when L is finite at it; else the weighted least
-    squares at statsmodels' μ₀ = (y + ȳ)/2; else, when that leaves the mean domain,
-    ``beta_fallback`` (the intercept-only fit)."""
+    """β₀, (η, μ, L, D) there, and μ₀ when β₀ came from one weighted least squares at μ₀:
+    ``beta0`` when L is finite at it; else the weighted least squares at statsmodels'
+    μ₀ = (y + ȳ)/2; else, when that leaves the mean domain, ``beta_fallback`` (the
+    intercept-only fit)."""
     if beta0 is not None:
         state = evaluate(beta0)
         if np.isfinite(state[2]):
-            return beta0, state
+            return beta0, state, None
     mu0 = family.starting_mu(y, s)
     W, z = working_weights_response(family, link, y, s, link.link(mu0), mu0)
     H = Xt.gram(W)  # X̃ᵀWX̃, (p, p)
@@ -155,11 +156,11 @@ def _irls_start(evaluate, Xt, family, link, y, s, penalty, beta0, beta_fallback)
     beta = spd_solve(H, Xt.tdot(W * z), what=_WHAT)
     state = evaluate(beta)
     if np.isfinite(state[2]):
-        return beta, state
+        return beta, state, mu0
     if beta_fallback is not None:
         state = evaluate(beta_fallback)
         if np.isfinite(state[2]):
-            return beta_fallback, state
+            return beta_fallback, state, None
     raise ValueError(
         "IRLS could not find coefficients with finite deviance from the starting values; try "
         "another link (e.g. 'log') or scale the features."
@@ -186,7 +187,9 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
     family.starting_mu, else (when that leaves the mean domain) ``beta_fallback``.
 
     Returns (β, n_iter, stop_reason, history) with history = {"objective": L, "deviance": D,
-    "grad_norm": ‖∇L‖∞}, one entry for β₀ and one per iteration.
+    "grad_norm": ‖∇L‖∞}, one entry for the start and one per iteration. A start at μ₀ counts
+    its least squares as the first iteration; its entry has L = D(μ₀)/(2S) and the gradient's
+    deviance part (no coefficients exist there to penalise).
     """
     Xt = _design(Xt)
     S = s.sum()
@@ -215,12 +218,17 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
         return g
 
     hist = {"objective": [], "deviance": [], "grad_norm": []}
-    beta, (eta, mu, L, dev) = _irls_start(
+    beta, (eta, mu, L, dev), mu0 = _irls_start(
         evaluate, Xt, family, link, y, s, penalty, beta0, beta_fallback
     )
+    it = 0
+    if mu0 is not None:  # the start is μ₀ and the first iteration its least squares
+        dev0 = family.deviance(y, mu0, s)
+        record(np.zeros_like(beta), mu0, dev0 / (2.0 * S), dev0)
+        it = 1
     g_best = record(beta, mu, L, dev)
     stop = "grad_norm" if g_best <= tol else None
-    n_stuck, it = 0, 0
+    n_stuck = 0
     while stop is None and it < max_iter:
         W, z = working_weights_response(family, link, y, s, eta, mu)
         H = Xt.gram(W)  # X̃ᵀWX̃, (p, p)
