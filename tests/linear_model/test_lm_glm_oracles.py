@@ -7,6 +7,12 @@ import numpy as np
 import pytest
 
 sm = pytest.importorskip("statsmodels.api")
+from _glm_bounds import (  # noqa: E402
+    coef_distance_bound,
+    final_grad,
+    grad_inf,
+    hessian_lambda_min,
+)
 from sklearn import linear_model as sk  # noqa: E402
 from sklearn.datasets import load_diabetes  # noqa: E402
 
@@ -18,15 +24,25 @@ from scratchlearn.linear_model._glm import (  # noqa: E402
     TweedieRegressor,
 )
 
-# Tolerances. IRLS is run at tol=1e-15 and statsmodels at tol=1e-13, so both sit at the optimum
-# to ~1e-9 in the coefficients (Fisher scoring for non-canonical links converges linearly, which
-# is why the default tol=1e-8 is not enough for a 1e-6 comparison there). Relative 1e-6 is the
-# issue's requirement for coefficients, standard errors, deviance, AIC and llf.
+# Tolerances. Coefficients: ours at tol=1e-12 (‖∇L‖∞ ≤ 1e-12, or "stalled" at the gradient's
+# rounding floor: either way the history records the final ‖∇L‖∞ = g) and statsmodels at its
+# own deviance-change rule, tol=1e-14, whose error we measure by our gradient at its
+# coefficients, g_sm. Both sit within ‖∇L‖₂/λ of β* (tests/linear_model/_glm_bounds.py), so
+# ‖β − β_sm‖₂ ≤ √p·(g + g_sm)/λ, λ = λ_min(∇²L) at our fit. Measured: the difference is 110x
+# (fair tweedie 1.5) to 4e8x below that bound; relative to ‖β‖ it is at most 1.4e-11.
+# Standard errors √(φ diag(I⁻¹)) are smooth in β: they move by about the coefficients'
+# relative error (≤ 1.4e-11 measured) times the sensitivity of I; RTOL 1e-6 is the issue's
+# requirement (measured worst 3.0e-12 over SM_CASES: margin 3e5x).
 RTOL = 1e-6
 # Deviance, null deviance, dispersion, llf, AIC and BIC are values of (or statistics at) the
-# optimum: first-order insensitive to the coefficients' ~1e-8 disagreement, so they agree far
+# optimum: first-order insensitive to the coefficients' disagreement, so they agree far
 # tighter (measured worst 2.8e-11, the inverse-Gaussian dispersion). 1e-9 is that with margin.
 RTOL_FIT = 1e-9
+
+
+def _fair():
+    d = sm.datasets.fair.load_pandas()
+    return d.exog.to_numpy(float), d.endog.to_numpy(float)
 
 
 def _scotland():
@@ -47,11 +63,20 @@ def _cpunish():
 
 
 L = sm.families.links
+# Every family with its canonical link and the non-canonical links statsmodels fits here
+# (left out: binomial log, whose optimum has μ at 1 for some rows; poisson identity, where
+# statsmodels' IRLS ends with negative means; tweedie identity on fair, where statsmodels'
+# weights overflow).
 SM_CASES = [
+    ("scotland", _scotland, "normal", "identity", 0.0, sm.families.Gaussian()),
+    ("scotland", _scotland, "normal", "log", 0.0, sm.families.Gaussian(L.Log())),
+    ("scotland", _scotland, "normal", "inverse", 0.0, sm.families.Gaussian(L.InversePower())),
+    ("randhie", _randhie, "poisson", "log", 0.0, sm.families.Poisson()),
+    ("cpunish", _cpunish, "poisson", "log", 0.0, sm.families.Poisson()),
+    ("fair", _fair, "poisson", "log", 0.0, sm.families.Poisson()),
     ("scotland", _scotland, "gamma", "inverse", 0.0, sm.families.Gamma()),
     ("scotland", _scotland, "gamma", "log", 0.0, sm.families.Gamma(L.Log())),
-    ("scotland", _scotland, "inverse_gaussian", "log", 0.0, sm.families.InverseGaussian(L.Log())),
-    # canonical 1/μ² link (statsmodels flags its own tol=1e-13 as unmet, yet agrees to 4e-12)
+    ("scotland", _scotland, "gamma", "identity", 0.0, sm.families.Gamma(L.Identity())),
     (
         "scotland",
         _scotland,
@@ -60,20 +85,56 @@ SM_CASES = [
         0.0,
         sm.families.InverseGaussian(),
     ),
-    ("scotland", _scotland, "normal", "identity", 0.0, sm.families.Gaussian()),
-    ("scotland", _scotland, "normal", "log", 0.0, sm.families.Gaussian(L.Log())),
+    ("scotland", _scotland, "inverse_gaussian", "log", 0.0, sm.families.InverseGaussian(L.Log())),
+    (
+        "scotland",
+        _scotland,
+        "inverse_gaussian",
+        "inverse",
+        0.0,
+        sm.families.InverseGaussian(L.InversePower()),
+    ),
+    (
+        "scotland",
+        _scotland,
+        "inverse_gaussian",
+        "identity",
+        0.0,
+        sm.families.InverseGaussian(L.Identity()),
+    ),
+    ("fair", _fair, "tweedie", "log", 1.5, sm.families.Tweedie(L.Log(), var_power=1.5)),
     ("scotland", _scotland, "tweedie", "log", 1.5, sm.families.Tweedie(L.Log(), var_power=1.5)),
     ("scotland", _scotland, "tweedie", "log", 3.0, sm.families.Tweedie(L.Log(), var_power=3.0)),
-    ("randhie", _randhie, "poisson", "log", 0.0, sm.families.Poisson()),
-    ("cpunish", _cpunish, "poisson", "log", 0.0, sm.families.Poisson()),
 ]
+
+
+def _fit_ours(est, X, y, s=None):
+    """Fit at the tight tol; "stalled" (the gradient's rounding floor above tol) is allowed
+    and warns, and the bounds use the final ‖∇L‖∞ the fit recorded."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        est.fit(X, y, sample_weight=s)
+    assert est.stop_reason_ in ("grad_norm", "stalled")
+    assert any(w.category is ConvergenceWarning for w in caught) == (
+        est.stop_reason_ != "grad_norm"
+    )
+    return est
+
+
+def _assert_coef_bound(m, X, y, s, params):
+    """‖β − β_sm‖₂ ≤ √p·(g + g_sm)/λ (see the tolerances above)."""
+    beta = np.append(m.coef_, m.intercept_)
+    lam = hessian_lambda_min(m, X, y, s)
+    g_sm = grad_inf(m, X, y, s, beta=np.asarray(params))
+    bound = coef_distance_bound(len(beta), final_grad(m), g_sm, lam)
+    assert np.linalg.norm(beta - params) <= bound
 
 
 def _fit_sm(X, y, family, **kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # statsmodels' deprecation and domain chatter
         return sm.GLM(y, sm.add_constant(X, prepend=False), family=family, **kw).fit(
-            tol=1e-13, maxiter=300
+            tol=1e-14, maxiter=1000
         )
 
 
@@ -85,11 +146,11 @@ def _fit_sm(X, y, family, **kw):
 def test_statsmodels_glm(data, load, family, link, power, sm_family):
     X, y = load()
     ref = _fit_sm(X, y, sm_family)
-    m = GeneralizedLinearRegressor(
-        family=family, link=link, power=power, tol=1e-15, max_iter=300
-    ).fit(X, y)
+    m = _fit_ours(
+        GeneralizedLinearRegressor(family=family, link=link, power=power, tol=1e-12), X, y
+    )
     beta = np.append(m.coef_, m.intercept_)
-    np.testing.assert_allclose(beta, ref.params, rtol=RTOL)
+    _assert_coef_bound(m, X, y, None, ref.params)
     np.testing.assert_allclose(m.bse_, ref.bse, rtol=RTOL)
     assert m.deviance_ == pytest.approx(ref.deviance, rel=RTOL_FIT)
     assert m.null_deviance_ == pytest.approx(ref.null_deviance, rel=RTOL_FIT)
@@ -100,7 +161,9 @@ def test_statsmodels_glm(data, load, family, link, power, sm_family):
         assert m.llf_ == pytest.approx(ref.llf, rel=RTOL_FIT)
         assert m.aic_ == pytest.approx(ref.aic, rel=RTOL_FIT)
         assert m.bic_ == pytest.approx(ref.bic, rel=RTOL_FIT)
-    # summary() p-values (normal CDF by math.erfc) against statsmodels' pvalues
+    # summary() p-values (normal CDF by math.erfc) against statsmodels' pvalues: p = erfc(|z|/√2)
+    # has d log p/dz ≈ −z, so a relative error δ of z (coefficient + se, ≤ ~1e-11) gives
+    # ≈ z²δ in p, below 1e-7 for |z| ≤ 100; rtol 1e-5 (measured worst 1.8e-10)
     p = [math.erfc(abs(c / s) / math.sqrt(2)) for c, s in zip(beta, m.bse_, strict=True)]
     np.testing.assert_allclose(p, ref.pvalues, rtol=1e-5, atol=1e-300)
 
@@ -113,10 +176,10 @@ def test_statsmodels_star98_binomial_with_trials(link, sm_link):
     X, Y = d.exog.to_numpy(float), d.endog.to_numpy(float)  # Y = (successes, failures)
     n = Y.sum(axis=1)
     ref = _fit_sm(X, Y, sm.families.Binomial(sm_link))
-    m = GeneralizedLinearRegressor(family="binomial", link=link, tol=1e-15, max_iter=300).fit(
-        X, Y[:, 0] / n, sample_weight=n
+    m = _fit_ours(
+        GeneralizedLinearRegressor(family="binomial", link=link, tol=1e-12), X, Y[:, 0] / n, n
     )
-    np.testing.assert_allclose(np.append(m.coef_, m.intercept_), ref.params, rtol=RTOL)
+    _assert_coef_bound(m, X, Y[:, 0] / n, n, ref.params)
     np.testing.assert_allclose(m.bse_, ref.bse, rtol=RTOL)
     for ours, theirs in [
         (m.deviance_, ref.deviance),
@@ -129,20 +192,16 @@ def test_statsmodels_star98_binomial_with_trials(link, sm_link):
 
 def test_statsmodels_exponential_is_gamma_with_unit_scale():
     X, y = _scotland()
-    ref = _fit_sm(
-        X,
-        y,
-        sm.families.Gamma(L.Log()),
-    )
+    ref = _fit_sm(X, y, sm.families.Gamma(L.Log()))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref1 = sm.GLM(y, sm.add_constant(X, prepend=False), family=sm.families.Gamma(L.Log())).fit(
-            scale=1.0, tol=1e-13, maxiter=300
+            scale=1.0, tol=1e-14, maxiter=1000
         )
-    m = GeneralizedLinearRegressor(family="exponential", link="log", tol=1e-15).fit(X, y)
-    np.testing.assert_allclose(np.append(m.coef_, m.intercept_), ref.params, rtol=RTOL)
+    m = _fit_ours(GeneralizedLinearRegressor(family="exponential", link="log", tol=1e-12), X, y)
+    _assert_coef_bound(m, X, y, None, ref.params)  # same estimating equations as gamma
     np.testing.assert_allclose(m.bse_, ref1.bse, rtol=RTOL)
-    assert m.llf_ == pytest.approx(ref1.llf, rel=RTOL)
+    assert m.llf_ == pytest.approx(ref1.llf, rel=RTOL_FIT)
 
 
 def test_statsmodels_case_weights():
@@ -152,11 +211,11 @@ def test_statsmodels_case_weights():
         warnings.simplefilter("ignore")
         ref = sm.GLM(
             y, sm.add_constant(X, prepend=False), family=sm.families.Poisson(), var_weights=w
-        ).fit(tol=1e-13)
-    m = GeneralizedLinearRegressor(family="poisson", tol=1e-15).fit(X, y, sample_weight=w)
-    np.testing.assert_allclose(np.append(m.coef_, m.intercept_), ref.params, rtol=RTOL)
+        ).fit(tol=1e-14, maxiter=1000)
+    m = _fit_ours(GeneralizedLinearRegressor(family="poisson", tol=1e-12), X, y, w)
+    _assert_coef_bound(m, X, y, w, ref.params)
     np.testing.assert_allclose(m.bse_, ref.bse, rtol=RTOL)
-    assert m.llf_ == pytest.approx(ref.llf, rel=RTOL)
+    assert m.llf_ == pytest.approx(ref.llf, rel=RTOL_FIT)
 
 
 # -- scikit-learn, alpha > 0 -------------------------------------------------------------------
@@ -167,9 +226,23 @@ def _diabetes():
     return X, y, counts, y / 100.0
 
 
-def _coef_close(ours, ref, rtol):
-    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=rtol, atol=rtol * 1e-2)
-    assert ours.intercept_ == pytest.approx(ref.intercept_, rel=rtol)
+def _assert_same_fit(m, ref, X, y, log_link=True):
+    """Our fit ``m`` and a reference ``ref`` of the same L (any object with coef_/intercept_,
+    e.g. scikit-learn's): ‖β − β_ref‖₂ ≤ B = √p·(g + g_ref)/λ with g_ref our gradient at its
+    coefficients, whatever rule stopped it. Then |Δηᵢ| ≤ ‖x̃ᵢ‖₂·B, so with the log link
+    |Δμᵢ|/μᵢ ≤ e^{‖x̃ᵢ‖B} − 1 ≈ ‖x̃ᵢ‖B. Returns B."""
+    beta = np.append(m.coef_, m.intercept_)
+    b_ref = np.append(ref.coef_, ref.intercept_)
+    lam = hessian_lambda_min(m, X, y)
+    bound = coef_distance_bound(len(beta), final_grad(m), grad_inf(m, X, y, beta=b_ref), lam)
+    assert np.linalg.norm(beta - b_ref) <= bound
+    row = np.sqrt(np.sum(X**2, axis=1) + 1.0)  # ‖x̃ᵢ‖₂, (n,)
+    diff = np.abs(m.predict(X) - ref.predict(X))
+    if log_link:
+        assert np.all(diff <= np.expm1(row * bound) * ref.predict(X) * 1.001)
+    else:
+        assert np.all(diff <= row * bound)
+    return bound
 
 
 @pytest.mark.parametrize("solver", ["lbfgs", "newton-cholesky"])
@@ -182,13 +255,15 @@ def test_sklearn_penalised(name, alpha, solver):
         "poisson": (PoissonRegressor, sk.PoissonRegressor),
         "gamma": (GammaRegressor, sk.GammaRegressor),
     }[name]
+    # scikit-learn's newton-cholesky stops on ‖∇L‖∞ ≤ tol like ours; its gradient is measured
+    # at its coefficients anyway, so the bound holds whichever of its rules fired
     ref = Theirs(alpha=alpha, solver="newton-cholesky", tol=1e-12, max_iter=1000).fit(X, y)
-    tol = 1e-15 if solver == "newton-cholesky" else 1e-11
-    m = Ours(alpha=alpha, solver=solver, tol=tol, max_iter=1000).fit(X, y)
-    # both at the optimum of the same strongly convex objective (curvature ≥ α): 1e-6 relative
-    _coef_close(m, ref, 1e-6)
-    np.testing.assert_allclose(m.predict(X), ref.predict(X), rtol=1e-6)
-    assert m.score(X, y) == pytest.approx(ref.score(X, y), rel=1e-6)
+    m = _fit_ours(Ours(alpha=alpha, solver=solver, tol=1e-12, max_iter=1000), X, y)
+    bound = _assert_same_fit(m, ref, X, y)
+    # D² = 1 − D/D₀: L = D/(2S) + α‖w‖²/2 is stationary at β*, so ∇(D/2S) = −αw there and
+    # |ΔD²| ≤ 2S·α‖w‖₂·B/D₀ to first order (B the coefficient bound); 2x for the second order
+    tol_d2 = 2 * 2 * len(y) * alpha * np.linalg.norm(m.coef_) * bound / m.null_deviance_
+    assert abs(m.score(X, y) - ref.score(X, y)) <= tol_d2
 
 
 @pytest.mark.parametrize("power", [0.0, 1.0, 1.5, 2.0, 3.0])
@@ -199,27 +274,48 @@ def test_sklearn_tweedie(power, link):
     ref = sk.TweedieRegressor(
         power=power, link=link, alpha=0.5, solver="newton-cholesky", tol=1e-12, max_iter=1000
     ).fit(X, y)
-    m = TweedieRegressor(
-        power=power, link=link, alpha=0.5, solver="newton-cholesky", tol=1e-15, max_iter=1000
-    ).fit(X, y)
-    _coef_close(m, ref, 1e-6)
+    m = _fit_ours(
+        TweedieRegressor(
+            power=power, link=link, alpha=0.5, solver="newton-cholesky", tol=1e-12, max_iter=1000
+        ),
+        X,
+        y,
+    )
+    _assert_same_fit(m, ref, X, y, log_link=m._family_link()[1].name == "log")
 
 
 def test_sklearn_defaults_same_objective():
+    """Defaults (lbfgs, tol=1e-4): scikit-learn's L-BFGS may stop on its cost change before
+    ‖∇L‖∞ ≤ tol, so both are compared with the exact solution (our IRLS at tol=1e-12) through
+    their own gradients: ‖β − β*‖₂ ≤ √p·(g + g*)/λ."""
     X, _, counts, _ = _diabetes()
     ref = sk.PoissonRegressor().fit(X, counts)
     m = PoissonRegressor().fit(X, counts)
-    # both stop at tol=1e-4 on the gradient: predictions agree to ~1e-4
-    np.testing.assert_allclose(m.predict(X), ref.predict(X), rtol=1e-3)
+    assert m.stop_reason_ == "grad_norm" and final_grad(m) <= 1e-4
+    exact = _fit_ours(PoissonRegressor(solver="newton-cholesky", tol=1e-12), X, counts)
+    _assert_same_fit(m, exact, X, counts)
+    _assert_same_fit(exact, ref, X, counts)
 
 
 # -- gradient descent reaches the IRLS solution of the same objective ----------------------------
+def _standardised(load):
+    def inner():
+        X, y = load()
+        return (X - X.mean(0)) / X.std(0), y
+
+    return inner
+
+
 GD_CASES = [
     ("randhie", _randhie, "poisson", "log", 0.0),
     ("cpunish", _cpunish, "poisson", "log", 0.0),
     ("cpunish", _cpunish, "poisson", "log", 0.01),
     ("scotland", _scotland, "gamma", "log", 0.0),
     ("scotland", _scotland, "gamma", "inverse", 0.0),
+    ("std-randhie", _standardised(_randhie), "poisson", "log", 0.0),
+    ("std-fair", _standardised(_fair), "poisson", "log", 0.0),
+    ("std-scotland", _standardised(_scotland), "gamma", "log", 0.0),
+    ("std-scotland", _standardised(_scotland), "gamma", "inverse", 0.0),
 ]
 
 
@@ -228,22 +324,26 @@ GD_CASES = [
 )
 def test_gd_agrees_with_irls(data, load, family, link, alpha):
     X, y = load()
-    ref = GeneralizedLinearRegressor(family=family, link=link, alpha=alpha, tol=1e-15).fit(X, y)
+    ref = _fit_ours(
+        GeneralizedLinearRegressor(family=family, link=link, alpha=alpha, tol=1e-12), X, y
+    )
+    # the defaults (max_iter="auto", learning_rate="auto") must converge without a warning
     with warnings.catch_warnings():
-        warnings.simplefilter("error", ConvergenceWarning)  # must converge within the budget
-        gd = GeneralizedLinearRegressor(
-            family=family, link=link, alpha=alpha, solver="gd", max_iter=30_000
-        ).fit(X, y)
+        warnings.simplefilter("error", ConvergenceWarning)
+        gd = GeneralizedLinearRegressor(family=family, link=link, alpha=alpha, solver="gd")
+        gd.fit(X, y)
     assert gd.stop_reason_ == "grad_norm" and gd.history_["grad_norm"][-1] <= gd.tol
-    assert 0 < gd.n_iter_ < 30_000 and len(gd.history_["J"]) == gd.n_iter_ + 1
-    # the kept iterates decrease L up to its rounding noise: L is summed as Σ kernel + Σ c(y)
-    # with O(1) terms, so it is resolved to a few ε absolute (rises of 8.9e-16 are measured)
-    assert np.all(np.diff(gd.history_["J"]) <= 1e-14)
-    # ‖∇J‖₂ ≤ 1e-8 in standardised coordinates leaves an error of ‖∇J‖/λ_min(curvature); the
-    # worst case (scotland gamma log, condition number ~1e4) measures 6e-6 relative, so 1e-4
-    # (the issue's requirement) holds with margin
-    b_ref = np.append(ref.coef_, ref.intercept_)
+    assert 0 < gd.n_iter_ and len(gd.history_["objective"]) <= gd.n_iter_ + 1
+    # gd's criterion is on the standardised gradient; measured in β it is g = ‖∇L(β_gd)‖∞,
+    # and the same strong-convexity bound applies: ‖β_gd − β*‖₂ ≤ √p·(g + g_ref)/λ
+    lam = hessian_lambda_min(ref, X, y)
     b_gd = np.append(gd.coef_, gd.intercept_)
-    np.testing.assert_allclose(b_gd, b_ref, rtol=1e-4)
-    # and the objective: L is quadratic in that error, so it agrees to ~1e-10 relative
-    assert gd.history_["J"][-1] == pytest.approx(ref.history_["J"][-1], rel=1e-9)
+    b_ref = np.append(ref.coef_, ref.intercept_)
+    g_gd = grad_inf(ref, X, y, beta=b_gd)
+    assert np.linalg.norm(b_gd - b_ref) <= coef_distance_bound(
+        len(b_gd), g_gd, final_grad(ref), lam
+    )
+    # L(β) − L* ≤ ‖∇L(β)‖₂²/(2λ) for λ-strongly convex L (plus the reference's own excess)
+    p = len(b_gd)
+    excess = p * (g_gd**2 + final_grad(ref) ** 2) / (2 * lam)
+    assert gd.history_["objective"][-1] - ref.history_["objective"][-1] <= excess + 1e-15

@@ -138,3 +138,35 @@ def test_bad_input():
     for a, b in itertools.permutations([[1.0, 2.0], [1.0, 3.0]]):
         with pytest.raises(ValueError, match="Negative"):
             M.mean_squared_error(a, b, sample_weight=[1.0, -1.0])
+
+
+def test_d2_binomial_score_against_sklearn_d2_log_loss():
+    # For 0/1 targets the binomial deviance is twice the log loss, so D² is the fraction of
+    # log loss explained: scikit-learn's d2_log_loss_score of the two-column probabilities.
+    # Both are ratios of two sums of n = 200 logs: rounding ≲ nε relative, so TOL = 1e-12.
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0.05, 0.95, size=200)
+    y = (rng.uniform(size=200) < p).astype(float)
+    sw = rng.uniform(0.5, 2.0, size=200)
+    proba = np.column_stack([1 - p, p])
+    for w in (None, sw):
+        assert M.d2_binomial_score(y, p, sample_weight=w) == pytest.approx(
+            skm.d2_log_loss_score(y, proba, sample_weight=w), rel=TOL
+        )
+    # proportions y with trials t: D = Σ 2t[y log(y/μ) + (1 − y) log((1 − y)/(1 − μ))] by hand
+    t = rng.integers(1, 6, size=30).astype(float)
+    yp = rng.binomial(t.astype(int), 0.4) / t
+    mu = rng.uniform(0.2, 0.6, size=30)
+
+    def dev(m):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            a = np.where(yp > 0, yp * np.log(yp / m), 0.0)
+            b = np.where(yp < 1, (1 - yp) * np.log((1 - yp) / (1 - m)), 0.0)
+        return np.sum(2 * t * (a + b))
+
+    expected = 1 - dev(mu) / dev(np.average(yp, weights=t))
+    assert M.d2_binomial_score(yp, mu, sample_weight=t) == pytest.approx(expected, rel=TOL)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        M.d2_binomial_score([0.0, 1.5], [0.5, 0.5])
+    with pytest.raises(ValueError, match="NaN"):
+        M.d2_binomial_score([0.0, np.nan], [0.5, 0.5])

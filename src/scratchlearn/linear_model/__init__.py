@@ -5,6 +5,7 @@ centring or as an unpenalised parameter, never through the penalty.
 """
 
 from ._coordinate_descent import ElasticNet, Lasso
+from ._glm import GammaRegressor, GeneralizedLinearRegressor, PoissonRegressor, TweedieRegressor
 from ._least_squares import LinearRegression, PolynomialRegression
 from ._logistic import LogisticRegression
 from ._ridge import Ridge
@@ -16,21 +17,8 @@ __all__ = [
     "Lasso",
     "ElasticNet",
     "LogisticRegression",
+    "GeneralizedLinearRegressor",
+    "PoissonRegressor",
+    "GammaRegressor",
+    "TweedieRegressor",
 ]
-
-try:  # the GLMs live in their own module, written separately
-    from ._glm import (
-        GammaRegressor,
-        GeneralizedLinearRegressor,
-        PoissonRegressor,
-        TweedieRegressor,
-    )
-except ImportError:  # pragma: no cover - only while _glm.py does not exist yet
-    pass
-else:
-    __all__ += [
-        "GeneralizedLinearRegressor",
-        "PoissonRegressor",
-        "GammaRegressor",
-        "TweedieRegressor",
-    ]

@@ -15,154 +15,65 @@ Objective (scikit-learn's scaling):
 
     L(w, b) = \\frac{1}{2S} \\sum_i s_i\\, d(y_i, \\mu_i) + \\frac{\\alpha}{2} \\lVert w \\rVert^2
 
-Solvers (pure functions in :mod:`._glm_solvers`): IRLS / Fisher scoring (the default), L-BFGS
-on L and its gradient, and gradient descent on L in standardised coordinates.
+Every solver stops when the gradient of L is small, ‖∇L‖∞ ≤ tol (gradient descent: ‖∇_θL‖₂ ≤ tol
+in the standardised coordinates θ), so ``tol`` bounds the coefficient error: ‖β − β*‖₂ ≤
+√p·tol/λ_min(∇²L) near the optimum β*.
+
+Classes: :class:`_GLMBase` holds fit / predict / score / summary; its two kinds of subclass are
+:class:`GeneralizedLinearRegressor` (any family and link, IRLS by default, statsmodels-style
+inference) and the scikit-learn-signature regressors (:class:`PoissonRegressor`,
+:class:`GammaRegressor`, :class:`TweedieRegressor`). Solvers are pure functions in
+:mod:`._glm_solvers` and :mod:`._glm_gd`.
 """
 
 import math
 import numbers
-import warnings
 
 import numpy as np
 
 from ..base import BaseEstimator, RegressorMixin
-from ..exceptions import ConvergenceWarning
+from ..metrics import d2_binomial_score, d2_tweedie_score
 from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight
+from ._base import LinearModel
 from ._glm_family import FAMILIES, make_family
+from ._glm_gd import gradient_descent
 from ._glm_link import LINKS
 from ._glm_solvers import (  # noqa: F401  (glm_objective, irls re-exported for tests/benchmarks)
     Design,
     fit_statistics,
     glm_objective,
-    gradient_descent,
     irls,
     lbfgs_solve,
 )
 
 __all__ = ["GeneralizedLinearRegressor", "PoissonRegressor", "GammaRegressor", "TweedieRegressor"]
 
+_GD_MAX_ITER = 5_000  # max_iter="auto" for solver="gd" (see the max_iter parameter)
 
-# -- estimators -------------------------------------------------------------------------------
+#: Tweedie power of each family's unit deviance (binomial has its own D² metric).
+_TWEEDIE_POWER = {"normal": 0.0, "poisson": 1.0, "gamma": 2.0, "exponential": 2.0,
+                  "inverse_gaussian": 3.0}  # fmt: skip
+
+
 def _normal_cdf_upper(z):
     """P(Z > z) = ½ erfc(z/√2) for the standard normal Z."""
     return 0.5 * math.erfc(z / math.sqrt(2.0))
 
 
-class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
-    """Generalized linear model ``g(E[y|x]) = xᵀw + b`` with any family and link.
+class _GLMBase(LinearModel, RegressorMixin, BaseEstimator):
+    """fit / predict / score / summary of every GLM. Subclasses provide the hooks
+    ``_family_link()`` -> (family, link), ``_solver_name()`` -> "irls" | "lbfgs" | "gd",
+    ``_iteration_budget()`` and ``_positive_y()``, and the parameters alpha, fit_intercept,
+    max_iter, tol, warm_start (and learning_rate for "gd")."""
 
-    Minimises
+    #: Evaluate the Tweedie 1 < p < 2 log-likelihood (an infinite series) for llf_/aic_/bic_.
+    _series_loglike = True
 
-    .. math::
+    #: What ``score`` measures, for reports such as ``scratchlearn demo``.
+    _score_name = "D² (deviance)"
 
-        \\frac{1}{2S}\\sum_i s_i\\, d(y_i, g^{-1}(x_i^T w + b))
-        + \\frac{\\alpha}{2}\\lVert w\\rVert^2
-
-    with d the family's unit deviance (the intercept b is not penalised).
-
-    Parameters
-    ----------
-    family : {"normal", "binomial", "poisson", "gamma", "exponential", "inverse_gaussian", \
-"tweedie"}, default="normal"
-        "binomial": y is a proportion in [0, 1] and ``sample_weight`` the number of trials (or y
-        is 0/1 with unit weights). "exponential" is the gamma family with the dispersion fixed
-        at φ = 1 (so ``bse_``, ``llf_`` and ``aic_`` use φ = 1 instead of the Pearson estimate).
-    link : {"auto", "identity", "log", "logit", "probit", "cloglog", "inverse", \
-"inverse_squared"}, default="auto"
-        "auto" is the canonical link (normal identity, binomial logit, poisson log, gamma and
-        exponential inverse, inverse_gaussian inverse_squared: statsmodels' defaults), except for
-        tweedie where it is scikit-learn's choice: identity for power <= 0, log otherwise.
-    power : float, default=0.0
-        Tweedie variance power (family="tweedie" only); 0 < power < 1 is invalid.
-    alpha : float, default=0.0
-        L2 penalty strength.
-    fit_intercept : bool, default=True
-    solver : {"irls", "lbfgs", "gd"}, default="irls"
-        "irls": Fisher scoring (Newton's method for canonical links). "lbfgs": L-BFGS on L
-        (:func:`scratchlearn.optim.lbfgs`) stopping when ‖∇L‖∞ ≤ tol. "gd": batch gradient
-        descent (:class:`scratchlearn.optim.GradientDescent`) on L in the coordinates of the
-        standardised columns (x − m)/σ, stopping when that gradient's ‖·‖₂ ≤ tol; first-order,
-        so it needs a max_iter in the thousands (see :func:`._glm_solvers.gradient_descent`).
-    learning_rate : "auto" or float, default="auto"
-        Step size of solver="gd" in the standardised coordinates. "auto": 1/λ_max of the
-        standardised Fisher information at the start, halved (and the run restarted from the
-        best point) whenever L rises. A float is used as given; divergence then raises
-        :class:`~scratchlearn.exceptions.DivergenceError`.
-    max_iter : int, default=100
-    tol : float, default=1e-8
-        IRLS: |ΔD_α| ≤ tol·(|D_α| + 0.1) with D_α = D + Sα‖w‖² (R's rule); L-BFGS: ‖∇L‖∞ ≤ tol;
-        gradient descent: ‖∇_θL‖₂ ≤ tol in the standardised coordinates θ.
-    warm_start : bool, default=False
-        Start from the previous fit's coefficients.
-
-    Attributes
-    ----------
-    coef_, intercept_ : coefficients w (d,) and intercept b
-    n_iter_, stop_reason_, history_ : iterations, why it stopped ("cost_change", "grad_norm",
-        "max_iter", "converged" when no halved IRLS step decreases L any more, "line_search"
-        when L-BFGS finds no descent step: both at the objective's floating-point resolution),
-        and {"J": L per iteration, plus "deviance" (IRLS) or "grad_norm" (L-BFGS, gd)}
-    learning_rate_ : the final gradient-descent step size (solver="gd" only)
-    deviance_, null_deviance_ : D of the fit and of the intercept-only model (μ = weighted mean
-        of y; μ = g⁻¹(0) without an intercept)
-    dispersion_ : Pearson χ²/(n − p) = Σ sᵢ(yᵢ − μᵢ)²/V(μᵢ) / (n − p)
-    scale_ : φ used for inference: 1 for poisson, binomial and exponential, else dispersion_
-    llf_, aic_, bic_ : log-likelihood at φ = scale_ (normal + identity: the concentrated
-        likelihood, φ = Σ sᵢ(yᵢ − μᵢ)²/n), −2ℓ + 2p and −2ℓ + p log n, as statsmodels' GLM
-    bse_ : standard errors √diag(φ(X̃ᵀWX̃)⁻¹) (w then b); NaN when alpha > 0
-    """
-
-    _parameter_constraints = {
-        "family": [StrOptions(set(FAMILIES))],
-        "link": [StrOptions({"auto", *LINKS})],
-        "power": [Interval(numbers.Real, None, None)],
-        "alpha": [Interval(numbers.Real, 0, None, closed="left")],
-        "fit_intercept": ["boolean"],
-        "solver": [StrOptions({"irls", "lbfgs", "gd"})],
-        "learning_rate": [StrOptions({"auto"}), Interval(numbers.Real, 0, None, closed="neither")],
-        "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
-        "tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "warm_start": ["boolean"],
-    }
-
-    def __init__(
-        self,
-        *,
-        family="normal",
-        link="auto",
-        power=0.0,
-        alpha=0.0,
-        fit_intercept=True,
-        solver="irls",
-        learning_rate="auto",
-        max_iter=100,
-        tol=1e-8,
-        warm_start=False,
-    ):
-        self.family = family
-        self.link = link
-        self.power = power
-        self.alpha = alpha
-        self.fit_intercept = fit_intercept
-        self.solver = solver
-        self.learning_rate = learning_rate
-        self.max_iter = max_iter
-        self.tol = tol
-        self.warm_start = warm_start
-
-    # hooks the scikit-learn-signature subclasses override
-    def _family_link(self):
-        fam = make_family(self.family, self.power)
-        name = self.link
-        if name == "auto":
-            if self.family == "tweedie":
-                name = "identity" if self.power <= 0 else "log"
-            else:
-                name = fam.canonical_link
-        return fam, LINKS[name]()
-
-    def _irls_solver(self):
-        return self.solver == "irls"
+    def _iteration_budget(self):
+        return self.max_iter
 
     def fit(self, X, y, sample_weight=None):
         """Fit by IRLS, L-BFGS or gradient descent. ``sample_weight``: binomial trials or case
@@ -176,10 +87,9 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
         X, y = self._validate_data(X, y, y_numeric=True)
         family.check_y(y, owner)
         s = check_sample_weight(sample_weight, X)
-        n, d = X.shape
+        d = X.shape[1]
         Xt = Design(X, self.fit_intercept)  # X̃ = [X, 1], never formed
-        p = Xt.shape[1]
-        penalty = np.full(p, float(self.alpha))
+        penalty = np.full(Xt.shape[1], float(self.alpha))
         if self.fit_intercept:
             penalty[-1] = 0.0  # the intercept is never penalised
         beta0 = None
@@ -188,27 +98,17 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
         kernel, c = family.deviance_split(y)  # D = Σ sᵢ kernel(yᵢ, μᵢ) + Σ sᵢ c(yᵢ)
         split = (kernel, float(s @ c))
         beta, n_iter, stop, hist = self._solve(Xt, y, s, family, link, penalty, beta0, split)
-        if stop == "max_iter":
-            warnings.warn(
-                f"{owner} reached max_iter={self.max_iter} before meeting tol={self.tol}; "
-                "increase max_iter or scale the features.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
-        if family.name == "binomial":
+        if family.name == "binomial" and self.alpha == 0:
             mu = link.inverse(Xt.dot(beta))
             edge = 10 * np.finfo(float).eps
-            if np.any((mu < edge) | (mu > 1 - edge)):
-                warnings.warn(
-                    f"{owner}: fitted probabilities numerically 0 or 1: the classes are "
-                    "(quasi-)separated, so the maximum-likelihood coefficients are infinite and "
-                    "these are not; use alpha > 0 for a finite, unique solution.",
-                    ConvergenceWarning,
-                    stacklevel=2,
-                )
+            if np.any((mu < edge) | (mu > 1 - edge)):  # (quasi-)separation: β* at infinity
+                stop = "separable"
         self.coef_ = beta[:d].copy()
         self.intercept_ = float(beta[d]) if self.fit_intercept else 0.0
-        self.n_iter_, self.stop_reason_, self.history_ = int(n_iter), stop, hist
+        norm = "‖∇_θL‖₂ (standardised θ)" if self._solver_name() == "gd" else "‖∇L‖∞"
+        self._record_fit(
+            int(n_iter), hist, stop, criterion=f"{norm} <= tol={self.tol}", met={"grad_norm"}
+        )
         stats = fit_statistics(
             Xt, y, s, family, link, beta, split, self.alpha, self._series_loglike
         )
@@ -218,50 +118,46 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
 
     def _solve(self, Xt, y, s, family, link, penalty, beta0, split):
         """Run IRLS, L-BFGS or gradient descent; returns (β, n_iter, stop_reason, history)."""
-        p = Xt.shape[1]
-        start = np.zeros(p)  # w = 0, b = g(ȳ): the intercept-only fit, inside the mean domain
+        start = np.zeros(Xt.shape[1])  # w = 0, b = g(ȳ): the intercept-only fit
         if self.fit_intercept:
             start[-1] = link.link(family.clip_mu(np.average(y, weights=s)))
-        if self._irls_solver():
-            return irls(Xt, y, s, family, link, penalty, beta0, self.max_iter, self.tol, start)
+        solver, budget = self._solver_name(), self._iteration_budget()
+        if solver == "irls":
+            return irls(Xt, y, s, family, link, penalty, beta0, budget, self.tol, start, split)
         beta0 = start if beta0 is None else beta0
-        if self.solver == "gd":  # never for the scikit-learn-signature subclasses
+        if solver == "gd":
             beta, n_iter, stop, hist, self.learning_rate_ = gradient_descent(
-                Xt, y, s, family, link, penalty, beta0, self.learning_rate, self.max_iter,
-                self.tol, split,
+                Xt, y, s, family, link, penalty, beta0, self.learning_rate, budget, self.tol,
+                split,
             )  # fmt: skip
             return beta, n_iter, stop, hist
-        return lbfgs_solve(Xt, y, s, family, link, penalty, beta0, self.max_iter, self.tol, split)
+        return lbfgs_solve(Xt, y, s, family, link, penalty, beta0, budget, self.tol, split)
 
     def _linear_predictor(self, X):
-        check_is_fitted(self, "coef_")
-        X = self._validate_data(X, reset=False)
-        eta = X @ self.coef_  # (n,)
-        eta += self.intercept_
-        return eta
+        """η = Xw + b (dense or sparse X, float64), by :class:`LinearModel`."""
+        return self._decision_function(X)
 
     def predict(self, X):
         """Predicted mean μ = g⁻¹(Xw + b)."""
         _, link = self._family_link()
         return link.inverse(self._linear_predictor(X))
 
-    #: Evaluate the Tweedie 1 < p < 2 log-likelihood (an infinite series) for llf_/aic_/bic_.
-    _series_loglike = True
-
-    #: What ``score`` measures, for reports such as ``scratchlearn demo``.
-    _score_name = "D² (deviance)"
-
     def score(self, X, y, sample_weight=None):
-        """D² = 1 − D(y, μ̂)/D(y, ȳ): the fraction of deviance explained (R² for normal)."""
+        """D² = 1 − D(y, μ̂)/D(y, ȳ) (ȳ the s-weighted mean): the fraction of deviance
+        explained, R² for the normal family (:func:`scratchlearn.metrics.d2_tweedie_score`,
+        or :func:`~scratchlearn.metrics.d2_binomial_score` for binomial proportions). A constant
+        y (D(y, ȳ) = 0) scores 1.0 when predicted exactly, else 0.0, as ``r2_score``."""
         family, _ = self._family_link()
         mu = self.predict(X)
-        y = np.asarray(y, dtype=float)
-        s = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight, dtype=float)
-        dev = family.deviance(y, mu, s)
-        dev_null = family.deviance(y, np.full_like(y, np.average(y, weights=s)), s)
-        if dev_null == 0:  # constant y: perfect or nothing, as scikit-learn's d2 scores
-            return 1.0 if dev == 0 else 0.0
-        return 1.0 - dev / dev_null
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if family.name == "binomial":
+                d2 = d2_binomial_score(y, mu, sample_weight=sample_weight)
+            else:
+                power = _TWEEDIE_POWER.get(family.name, getattr(family, "power", 0.0))
+                d2 = d2_tweedie_score(y, mu, sample_weight=sample_weight, power=power)
+        if not np.isfinite(d2) and len(mu) >= 2:  # 0/0 or x/0: a constant y
+            return 1.0 if np.array_equal(np.asarray(y, dtype=float), mu) else 0.0
+        return d2
 
     def summary(self, feature_names=None):
         """Coefficient table: estimate, std err, z = coef/se, P>|z| = erfc(|z|/√2)."""
@@ -292,17 +188,150 @@ class GeneralizedLinearRegressor(RegressorMixin, BaseEstimator):
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
-        t.update(
-            positive_y=self.family in ("poisson", "gamma", "exponential", "inverse_gaussian")
-            or (self.family == "tweedie" and self.power >= 1)
-        )
+        t.update(positive_y=self._positive_y())
         return t
 
 
-class _SklearnGLM(GeneralizedLinearRegressor):
+class GeneralizedLinearRegressor(_GLMBase):
+    """Generalized linear model ``g(E[y|x]) = xᵀw + b`` with any family and link.
+
+    Minimises
+
+    .. math::
+
+        \\frac{1}{2S}\\sum_i s_i\\, d(y_i, g^{-1}(x_i^T w + b))
+        + \\frac{\\alpha}{2}\\lVert w\\rVert^2
+
+    with d the family's unit deviance (the intercept b is not penalised).
+
+    Parameters
+    ----------
+    family : {"normal", "binomial", "poisson", "gamma", "exponential", "inverse_gaussian", \
+"tweedie"}, default="normal"
+        "binomial": y is a proportion in [0, 1] and ``sample_weight`` the number of trials (or y
+        is 0/1 with unit weights). "exponential" is the gamma family with the dispersion fixed
+        at φ = 1 (so ``bse_``, ``llf_`` and ``aic_`` use φ = 1 instead of the Pearson estimate).
+    link : {"auto", "identity", "log", "logit", "probit", "cloglog", "inverse", \
+"inverse_squared"}, default="auto"
+        "auto" is the canonical link (normal identity, binomial logit, poisson log, gamma and
+        exponential inverse, inverse_gaussian inverse_squared: statsmodels' defaults), except for
+        tweedie where it is scikit-learn's choice: identity for power <= 0, log otherwise.
+    power : float, default=0.0
+        Tweedie variance power (family="tweedie" only); 0 < power < 1 is invalid.
+    alpha : float, default=0.0
+        L2 penalty strength.
+    fit_intercept : bool, default=True
+    solver : {"irls", "lbfgs", "gd"}, default="irls"
+        "irls": Fisher scoring (Newton's method for canonical links) with step halving.
+        "lbfgs": L-BFGS on L (:func:`scratchlearn.optim.lbfgs`). "gd": Nesterov-accelerated
+        gradient descent on L in the coordinates θ of the standardised columns (x − m)/σ
+        (:mod:`._glm_gd`).
+    learning_rate : "auto" or float, default="auto"
+        Step size of solver="gd" in the standardised coordinates. "auto": 1/Λ with Λ the
+        largest eigenvalue of the standardised Fisher information of L at the start (the
+        Lipschitz constant of ∇L there), halved whenever a step breaks the descent lemma, with
+        Nesterov momentum restarted whenever L rises. A float runs plain gradient descent with
+        that step; divergence then raises :class:`~scratchlearn.exceptions.DivergenceError`.
+    max_iter : int or "auto", default="auto"
+        Iteration budget. "auto": 100 for "irls" and "lbfgs", 5,000 for "gd" (a first-order
+        method needs about √κ·log(1/tol) accelerated steps, κ the condition number of the
+        standardised curvature: 60-1,700 measured on standardised real data).
+    tol : float, default=1e-8
+        Stop when ‖∇L‖∞ ≤ tol ("irls", "lbfgs") or ‖∇_θL‖₂ ≤ tol ("gd", standardised θ). This
+        bounds the coefficient error: where L is λ-strongly convex near its minimiser β*
+        (λ = λ_min of its Hessian), ‖β − β*‖₂ ≤ ‖∇L‖₂/λ ≤ √p·tol/λ.
+    warm_start : bool, default=False
+        Start from the previous fit's coefficients.
+
+    Attributes
+    ----------
+    coef_, intercept_ : coefficients w (d,) and intercept b
+    n_iter_, stop_reason_, history_ : the fit record (:mod:`scratchlearn.utils._fit_record`):
+        iterations; why it stopped ("grad_norm": the criterion was met; "max_iter"; "stalled":
+        no halved step decreases L while ‖∇L‖ > tol, i.e. tol is below the gradient's rounding
+        floor; "separable": binomial fitted probabilities numerically 0 or 1 with alpha = 0, so
+        the coefficients are infinite); and {"objective": L, "grad_norm": ‖∇L‖, plus
+        "deviance": D for IRLS}, one entry for the start and one per iteration. Every stop but
+        "grad_norm" warns with :class:`~scratchlearn.exceptions.ConvergenceWarning`.
+    learning_rate_ : the final gradient-descent step size (solver="gd" only)
+    deviance_, null_deviance_ : D of the fit and of the intercept-only model (μ = weighted mean
+        of y; μ = g⁻¹(0) without an intercept)
+    dispersion_ : Pearson χ²/(n − p) = Σ sᵢ(yᵢ − μᵢ)²/V(μᵢ) / (n − p)
+    scale_ : φ used for inference: 1 for poisson, binomial and exponential, else dispersion_
+    llf_, aic_, bic_ : log-likelihood at φ = scale_ (normal + identity: the concentrated
+        likelihood, φ = Σ sᵢ(yᵢ − μᵢ)²/n), −2ℓ + 2p and −2ℓ + p log n, as statsmodels' GLM
+    bse_ : standard errors √diag(φ(X̃ᵀWX̃)⁻¹) (w then b); NaN when alpha > 0
+    """
+
+    _parameter_constraints = {
+        "family": [StrOptions(set(FAMILIES))],
+        "link": [StrOptions({"auto", *LINKS})],
+        "power": [Interval(numbers.Real, None, None)],
+        "alpha": [Interval(numbers.Real, 0, None, closed="left")],
+        "fit_intercept": ["boolean"],
+        "solver": [StrOptions({"irls", "lbfgs", "gd"})],
+        "learning_rate": [StrOptions({"auto"}), Interval(numbers.Real, 0, None, closed="neither")],
+        "max_iter": [StrOptions({"auto"}), Interval(numbers.Integral, 1, None, closed="left")],
+        "tol": [Interval(numbers.Real, 0, None, closed="left")],
+        "warm_start": ["boolean"],
+    }
+
+    def __init__(
+        self,
+        *,
+        family="normal",
+        link="auto",
+        power=0.0,
+        alpha=0.0,
+        fit_intercept=True,
+        solver="irls",
+        learning_rate="auto",
+        max_iter="auto",
+        tol=1e-8,
+        warm_start=False,
+    ):
+        self.family = family
+        self.link = link
+        self.power = power
+        self.alpha = alpha
+        self.fit_intercept = fit_intercept
+        self.solver = solver
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.tol = tol
+        self.warm_start = warm_start
+
+    # hooks the scikit-learn-signature subclasses override
+    def _family_link(self):
+        fam = make_family(self.family, self.power)
+        name = self.link
+        if name == "auto":
+            if self.family == "tweedie":
+                name = "identity" if self.power <= 0 else "log"
+            else:
+                name = fam.canonical_link
+        return fam, LINKS[name]()
+
+    def _solver_name(self):
+        return self.solver
+
+    def _iteration_budget(self):
+        if self.max_iter == "auto":
+            return _GD_MAX_ITER if self.solver == "gd" else 100
+        return self.max_iter
+
+    def _positive_y(self):
+        return self.family in ("poisson", "gamma", "exponential", "inverse_gaussian") or (
+            self.family == "tweedie" and self.power >= 1
+        )
+
+
+class _SklearnGLM(_GLMBase):
     """Shared body of the scikit-learn-signature regressors (solver "lbfgs" or
     "newton-cholesky", which here is IRLS: Newton's method for the canonical log link of
-    Poisson, Fisher scoring otherwise). ``verbose`` is accepted and ignored: models never print."""
+    Poisson, Fisher scoring otherwise). Both stop when ‖∇L‖∞ ≤ tol, so that ``tol`` bounds the
+    coefficient error, ‖β − β*‖₂ ≤ √p·tol/λ_min(∇²L) near the optimum β*. ``verbose`` is
+    accepted and ignored: models never print."""
 
     _parameter_constraints = {
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
@@ -340,21 +369,19 @@ class _SklearnGLM(GeneralizedLinearRegressor):
     def _family_link(self):
         return make_family(self._family_name), LINKS["log"]()
 
-    def _irls_solver(self):
-        return self.solver == "newton-cholesky"
+    def _solver_name(self):
+        return "irls" if self.solver == "newton-cholesky" else "lbfgs"
 
-    def _scratch_tags(self):
-        t = RegressorMixin._scratch_tags(self)
-        t.update(positive_y=True)
-        return t
+    def _positive_y(self):
+        return True
 
 
 class PoissonRegressor(_SklearnGLM):
     """Poisson GLM with log link: ``E[y|x] = exp(xᵀw + b)``, for counts.
 
     scikit-learn's signature and objective, ``(1/2S)Σsᵢd(yᵢ, μᵢ) + (α/2)‖w‖²`` with the Poisson
-    unit deviance d = 2[y log(y/μ) − y + μ]; see :class:`GeneralizedLinearRegressor` for the
-    attributes (``bse_`` is NaN unless alpha = 0).
+    unit deviance d = 2[y log(y/μ) − y + μ]. ``tol``: both solvers stop when ‖∇L‖∞ ≤ tol. See
+    :class:`GeneralizedLinearRegressor` for the attributes (``bse_`` is NaN unless alpha = 0).
     """
 
     _family_name = "poisson"
@@ -416,7 +443,5 @@ class TweedieRegressor(_SklearnGLM):
             name = "identity" if self.power <= 0 else "log"
         return make_family("tweedie", self.power), LINKS[name]()
 
-    def _scratch_tags(self):
-        t = RegressorMixin._scratch_tags(self)
-        t.update(positive_y=self.power >= 1)
-        return t
+    def _positive_y(self):
+        return self.power >= 1

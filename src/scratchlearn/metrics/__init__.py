@@ -40,6 +40,7 @@ from ._clustering import (
 )
 from ._ranking import log_loss, roc_auc_score, roc_curve
 from ._regression import (
+    d2_binomial_score,
     d2_tweedie_score,
     mean_absolute_error,
     mean_gamma_deviance,
@@ -83,6 +84,7 @@ __all__ = [
     "rand_score",
     "silhouette_samples",
     "silhouette_score",
+    "d2_binomial_score",
     "d2_tweedie_score",
     "mean_absolute_error",
     "mean_gamma_deviance",

@@ -46,6 +46,7 @@ __all__ = [
     "mean_poisson_deviance",
     "mean_gamma_deviance",
     "d2_tweedie_score",
+    "d2_binomial_score",
 ]
 
 
@@ -235,3 +236,34 @@ def d2_tweedie_score(y_true, y_pred, *, sample_weight=None, power=0):
     y_bar = np.full_like(y, np.average(y, weights=w))
     denominator = np.average(_unit_deviance(y, y_bar, p), weights=w)
     return float(1 - numerator / denominator)
+
+
+def d2_binomial_score(y_true, y_pred, *, sample_weight=None):
+    """Fraction of binomial deviance explained, ``1 − D(y, μ)/D(y, ȳ)``, for proportions
+    y ∈ [0, 1] with ``sample_weight`` the numbers of trials and predicted probabilities μ.
+
+    The binomial unit deviance is d(y, μ) = 2[y log(y/μ) + (1 − y) log((1 − y)/(1 − μ))] and ȳ
+    the weighted mean Σsᵢyᵢ/Σsᵢ; for 0/1 targets D = 2 × the log loss, so this equals
+    scikit-learn's ``d2_log_loss_score`` of the two-column probabilities. Fewer than two samples
+    give NaN with an UndefinedMetricWarning.
+    """
+    y, mu, w, _ = _check_reg_targets(y_true, y_pred, sample_weight, None, ())
+    if y.shape[1] != 1:
+        raise ValueError("Multioutput not supported in d2_binomial_score.")
+    y, mu = y[:, 0], mu[:, 0]
+    if y.shape[0] < 2:
+        warnings.warn(
+            "D^2 score is not well-defined with less than two samples.",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+        return float("nan")
+    if np.any((y < 0) | (y > 1)) or np.any((mu < 0) | (mu > 1)):
+        raise ValueError("d2_binomial_score needs y_true and y_pred in [0, 1].")
+
+    def deviance(m):
+        with np.errstate(divide="ignore"):
+            d = 2 * (xlogy(y, y) - xlogy(y, m) + xlogy(1 - y, 1 - y) - xlogy(1 - y, 1 - m))
+        return np.average(d, weights=w)
+
+    return float(1 - deviance(mu) / deviance(np.full_like(y, np.average(y, weights=w))))
