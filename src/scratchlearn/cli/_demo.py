@@ -53,9 +53,17 @@ def demo_entries(quick: bool = False):
     chosen = {}
     for e in entries:  # per family, the first predictor (or the first entry if none)
         best = chosen.get(e.family)
-        if best is None or (not task_spec(best.task).supervised and task_spec(e.task).supervised):
+        if best is None or (not _supervised(best) and _supervised(e)):
             chosen[e.family] = e
     return [e for e in entries if chosen.get(e.family) is e]
+
+
+def _supervised(entry) -> bool:
+    """Whether ``entry`` is a predictor (False when its class cannot be imported: an error row)."""
+    try:
+        return task_spec(entry.task).supervised
+    except (ImportError, AttributeError):
+        return False
 
 
 def _subsample(bunch, max_samples, seed):
