@@ -32,7 +32,12 @@ $(VENV)/.installed-dev: $(VENV)/.created pyproject.toml
 	$(PIP) install --quiet -e '.[dev]'
 	touch $(VENV)/.installed $@
 
-demo: $(VENV)/.installed
+# The demo draws figures: it installs the plotting extra (matplotlib) with its own stamp.
+$(VENV)/.installed-plot: $(VENV)/.created pyproject.toml
+	$(PIP) install --quiet -e '.[plot]'
+	touch $@
+
+demo: $(VENV)/.installed-plot
 	$(VENV)/bin/scratchlearn demo
 
 test: $(VENV)/.installed-dev

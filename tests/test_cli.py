@@ -16,6 +16,7 @@ import pytest
 
 from scratchlearn._registry import all_estimators
 from scratchlearn.cli import _demo, main
+from scratchlearn.linear_model import Ridge
 
 
 def run(capsys, *argv):
@@ -207,7 +208,6 @@ def test_fit_and_predict_a_user_csv_with_text(capsys, tmp_path):
 @pytest.mark.parametrize(
     "argv, kind",
     [
-        (["logistic-regression", "--set", "solver=gd", "--set", "max_iter=30"], "loss curve"),
         (["gaussian-nb", "--data", "iris"], "confusion matrix"),
         (["ridge", "--data", "diabetes"], "predicted vs true"),
     ],
@@ -266,6 +266,28 @@ def test_user_errors_are_one_line(capsys, tmp_path, monkeypatch, argv, fragment)
     _assert_one_line_error(*run(capsys, *argv)[::2], fragment)
 
 
+def test_a_user_error_is_one_line_but_a_bug_is_a_traceback(capsys, monkeypatch):
+    from scratchlearn.linear_model import Ridge
+
+    # the user's mistake (an unknown name, found by a dict look-up): one line, status 2
+    _assert_one_line_error(*run(capsys, "fit", "rigde")[::2], r"unknown estimator 'rigde'")
+
+    # a bug inside the library (TypeError or KeyError from fit): traceback, status 1
+    for exc in (TypeError("injected bug"), KeyError("injected bug")):
+
+        def broken_fit(self, X, y=None, exc=exc):
+            raise exc
+
+        monkeypatch.setattr(Ridge, "fit", broken_fit)
+        code, _, err = run(capsys, "fit", "ridge", "--data", "diabetes")
+        assert code == 1
+        assert "Traceback (most recent call last)" in err and "broken_fit" in err
+        assert f"{type(exc).__name__}: " in err and "injected bug" in err
+        assert err.strip().splitlines()[-1] == (
+            "scratchlearn: internal error (a bug in scratchlearn; please report it)"
+        )
+
+
 def test_data_errors_are_one_line(capsys, tmp_path):
     good = _write(tmp_path / "ok.csv", "a,b,y\n1,2,3\n4,5,6\n7,8,10\n2,2,2\n")
     nan = _write(tmp_path / "nan.csv", "a,b,y\n1,,3\n4,5,6\n7,8,10\n2,2,2\n")
@@ -309,8 +331,13 @@ def test_no_command_prints_help(capsys):
 
 
 # -- demo ------------------------------------------------------------------------------------------
-def test_demo_runs_every_showcased_estimator(capsys):
-    code, out, err = run(capsys, "demo")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+DEMO_FIGURES = ("polynomial_fits", "loss_curve", "decision_regions", "confusion_matrix")
+
+
+def test_demo_runs_every_showcased_estimator_and_writes_its_figures(capsys, tmp_path):
+    folder = tmp_path / "figs"
+    code, out, err = run(capsys, "demo", "--out", str(folder))
     assert code == 0
     table = out.split("\n\n")[0].splitlines()
     assert table[0].split() == ["estimator", "dataset", "metric", "score", "fit", "time", "notes"]
@@ -318,36 +345,69 @@ def test_demo_runs_every_showcased_estimator(capsys):
     assert [row.split()[0] for row in table[2:]] == [e.name for e in shown]
     for row, e in zip(table[2:], shown):
         assert row.split()[1] == e.dataset
-        try:
-            _ = e.cls
-        except (ImportError, AttributeError):
-            continue  # not written yet: its row says so (see the next test)
         assert row.split()[3] != "error", row
     seconds = float(re.search(r"demo: \d+ estimators \(\d+ errors\) in ([0-9.]+) s", out)[1])
     assert seconds < 60
     assert "demo" in err  # the progress bar
+    assert f"{len(DEMO_FIGURES)} figures written to {folder}" in out
+    for name in DEMO_FIGURES:
+        path = folder / f"{name}.png"
+        assert path.is_file(), name
+        data = path.read_bytes()
+        assert data[:8] == PNG_MAGIC and len(data) > 10_000, name  # a drawn 640x480 figure
 
 
-def test_demo_reports_failures_as_rows_and_skips_missing_stories(capsys, monkeypatch):
+def test_demo_without_matplotlib_says_one_line_about_the_figures(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # import fails as if missing
+    monkeypatch.setattr(_demo, "demo_entries", lambda quick: [])
+    monkeypatch.setattr(_demo, "story_modules", lambda: ["scratchlearn.naive_bayes._showcase"])
+    code, out, _ = run(capsys, "demo", "--out", str(tmp_path / "figs"))
+    assert code == 0
+    skipped = [ln for ln in out.splitlines() if "figures skipped" in ln]
+    assert skipped == [
+        "2 figures skipped: matplotlib is not installed (pip install 'scratchlearn[plot]')"
+    ]
+    assert not (tmp_path / "figs").exists()
+
+
+def test_demo_writes_to_the_current_folder_by_default(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(_demo, "demo_entries", lambda quick: [])
+    monkeypatch.setattr(_demo, "story_modules", lambda: ["scratchlearn.naive_bayes._showcase"])
+    code, out, _ = run(capsys, "demo", "--quick")
+    assert code == 0 and "2 figures written to scratchlearn-demo" in out
+    assert (tmp_path / "scratchlearn-demo" / "decision_regions.png").read_bytes()[:8] == PNG_MAGIC
+
+
+def test_demo_reports_failures_as_rows_and_skips_missing_stories(capsys, monkeypatch, tmp_path):
     from scratchlearn._registry import Entry
 
     broken = Entry(
-        "Ridge",
-        "scratchlearn.linear_model",
-        "linear_model",
-        "regressor",
-        "x",
-        "diabetes",
+        name="Ridge",
+        module="scratchlearn.linear_model",
+        family="linear_model",
+        summary="x",
+        dataset="diabetes",
         demo_params={"alpha": -1.0},
     )
-    missing = Entry("Nothing", "scratchlearn.nothere", "linear_model", "regressor", "x", "iris")
+    missing = Entry(
+        name="Nothing",
+        module="scratchlearn.nothere",
+        family="linear_model",
+        summary="x",
+        dataset="iris",
+    )
     monkeypatch.setattr(_demo, "demo_entries", lambda quick: [broken, missing])
     monkeypatch.setattr(
         _demo,
-        "STORIES",
-        ("scratchlearn.nothere._showcase", "scratchlearn.optim._showcase", "scratchlearn.base"),
+        "story_modules",
+        lambda: (
+            "scratchlearn.nothere._showcase",
+            "scratchlearn.optim._showcase",
+            "scratchlearn.base",
+        ),
     )
-    code, out, _ = run(capsys, "demo", "--quick")
+    code, out, _ = run(capsys, "demo", "--quick", "--out", str(tmp_path))
     assert code == 0
     assert re.search(
         r"^Ridge\s+diabetes\s+-\s+error\s+-\s+error: InvalidParameterError: The "
@@ -359,6 +419,15 @@ def test_demo_reports_failures_as_rows_and_skips_missing_stories(capsys, monkeyp
     assert "(story scratchlearn.nothere._showcase skipped: module not available)" in out
     assert "(story scratchlearn.base failed: AttributeError" in out
     assert "demo: 2 estimators (2 errors)" in out
+
+
+def test_demo_stories_come_from_the_families():
+    assert _demo.story_modules() == [
+        "scratchlearn.optim._showcase",
+        "scratchlearn.linear_model._showcase",
+        "scratchlearn.linear_model._showcase_glm",
+        "scratchlearn.naive_bayes._showcase",
+    ]
 
 
 def test_demo_quick_takes_one_predictor_per_family():
@@ -416,6 +485,45 @@ def test_predict_single_column_model_accepts_any_header(capsys, tmp_path):
     code, out, err = run(capsys, "predict", str(model), "--data", str(rows))
     assert code == 0, err
     assert out.splitlines() == ["spam", "ham"]
+
+
+class RecordingRidge(Ridge):
+    """A Ridge whose fit leaves a fit record {"objective": [...], "grad_norm": [...]}."""
+
+    def fit(self, X, y, sample_weight=None):
+        super().fit(X, y, sample_weight=sample_weight)
+        self.history_ = {"objective": [9.0, 3.0, 1.0, 0.5], "grad_norm": [4.0, 2.0, 1.0, 0.1]}
+        return self
+
+
+def test_plot_of_a_model_with_a_fit_record_is_its_loss_curve(capsys, tmp_path, monkeypatch):
+    from scratchlearn import _registry
+    from scratchlearn._registry import Entry
+
+    entry = Entry(
+        name="RecordingRidge",
+        summary="x",
+        module=__name__,  # Entry.cls imports this test module
+        family="linear_model",
+        dataset="diabetes",
+    )
+    monkeypatch.setattr(_registry, "get_entry", lambda name: entry)
+    path = tmp_path / "loss.png"
+    code, out, err = run(capsys, "fit", "recording-ridge", "--plot", str(path))
+    assert code == 0, err
+    assert f"wrote loss curve to {path}" in out
+    assert path.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_plot_of_logistic_regression_writes_a_figure(capsys, tmp_path):
+    path = tmp_path / "loss.png"
+    code, out, err = run(
+        capsys, "fit", "logistic-regression", "--data", "breast_cancer", "--plot", str(path)
+    )
+    assert code == 0, err
+    # a loss curve once the estimator writes the fit record, a confusion matrix before
+    assert re.search(rf"wrote (loss curve|confusion matrix) to {re.escape(str(path))}", out)
+    assert path.read_bytes()[:8] == PNG_MAGIC
 
 
 def test_plot_of_a_one_feature_regressor_is_its_fitted_curve(capsys, tmp_path):

@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from scratchlearn import plotting  # noqa: E402
-from scratchlearn.plotting._curves import history_columns  # noqa: E402
+from scratchlearn.plotting._curves import history_curves  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -105,10 +105,10 @@ def test_decision_regions_rejects_bad_shapes():
 
 # -- loss curve ------------------------------------------------------------------------------
 def test_loss_curve_from_history_dict_with_gradient_norm():
-    history = {"J": [10.0, 1.0, 0.1, 0.01], "grad_norm": [5.0, 2.0, 0.5, 0.1]}
+    history = {"objective": [10.0, 1.0, 0.1, 0.01], "grad_norm": [5.0, 2.0, 0.5, 0.1]}
     ax = plotting.plot_loss_curve(history, ax=_ax())
     (line,) = ax.lines
-    np.testing.assert_array_equal(line.get_ydata(), history["J"])
+    np.testing.assert_array_equal(line.get_ydata(), history["objective"])
     np.testing.assert_array_equal(line.get_xdata(), [0, 1, 2, 3])
     assert ax.get_yscale() == "log"  # spans 3 decades, positive: "auto" picks log
     twin = ax.grad_ax
@@ -118,11 +118,36 @@ def test_loss_curve_from_history_dict_with_gradient_norm():
     assert labels == ["objective J", "gradient norm ‖∇J‖"]
 
 
+def test_loss_curve_extra_keys_are_ignored_and_nan_steps_left_out():
+    history = {"objective": [4.0, np.nan, 2.0], "dual_gap": [1.0, 0.5, 0.1], "step_size": [1, 1, 1]}
+    ax = plotting.plot_loss_curve(history, ax=_ax())
+    (line,) = ax.lines
+    np.testing.assert_array_equal(line.get_xdata(), [0, 2])
+    np.testing.assert_array_equal(line.get_ydata(), [4.0, 2.0])
+    assert not hasattr(ax, "grad_ax")
+
+
+def test_loss_curve_one_line_per_problem():
+    history = [
+        {"objective": [3.0, 2.0, 1.0], "grad_norm": [1.0, 0.5, 0.25]},
+        {"objective": [5.0, 4.0]},
+    ]
+    ax = plotting.plot_loss_curve(history, ax=_ax(), log_scale=False)
+    assert len(ax.lines) == 2
+    np.testing.assert_array_equal(ax.lines[0].get_ydata(), [3.0, 2.0, 1.0])
+    np.testing.assert_array_equal(ax.lines[1].get_ydata(), [5.0, 4.0])
+    assert [ln.get_label() for ln in ax.lines] == [
+        "objective J, problem 0",
+        "objective J, problem 1",
+    ]
+    (grad_line,) = ax.grad_ax.lines  # only problem 0 recorded a gradient norm
+    np.testing.assert_array_equal(grad_line.get_ydata(), [1.0, 0.5, 0.25])
+
+
 def test_loss_curve_linear_scale_and_plain_sequence():
     ax = plotting.plot_loss_curve([3.0, 2.0, 1.5], ax=_ax(), log_scale="auto")
     assert ax.get_yscale() == "linear" and not hasattr(ax, "grad_ax")
-    ax = plotting.plot_loss_curve(np.array([[3.0, 1.0], [2.0, 0.5]]), ax=_ax(), log_scale=False)
-    np.testing.assert_array_equal(ax.grad_ax.lines[0].get_ydata(), [1.0, 0.5])
+    np.testing.assert_array_equal(ax.lines[0].get_ydata(), [3.0, 2.0, 1.5])
     with pytest.raises(ValueError, match="needs positive values"):
         plotting.plot_loss_curve([1.0, -1.0], ax=_ax(), log_scale=True)
     # a misspelt option was once taken as "truthy" and silently meant log_scale=True
@@ -130,45 +155,65 @@ def test_loss_curve_linear_scale_and_plain_sequence():
         plotting.plot_loss_curve([3.0, 2.0], ax=_ax(), log_scale="yes")
 
 
-def test_history_layouts():
-    obj, grad = history_columns([{"loss": 2.0, "grad_norm": 1.0}, {"loss": 1.0, "grad_norm": 0.5}])
+def test_history_curves_reads_the_one_schema():
+    ((obj, grad),) = history_curves({"objective": [2.0, 1.0], "grad_norm": [1.0, 0.5]})
     np.testing.assert_array_equal(obj, [2.0, 1.0])
     np.testing.assert_array_equal(grad, [1.0, 0.5])
-    with pytest.raises(ValueError, match="no objective values"):
-        history_columns({"grad_norm": [1.0]})
-    with pytest.raises(ValueError, match="no objective values"):
-        history_columns([])
-    # a history with another single curve (coordinate descent's duality gap) is plotted as is
-    # NaN marks an iteration where it was not computed: those points are left out
-    ax = plotting.plot_loss_curve({"dual_gap": [np.nan, 1.0, np.nan, 1e-3, 1e-6]}, ax=_ax())
-    assert ax.get_ylabel() == "dual gap" and ax.get_yscale() == "log"
-    np.testing.assert_array_equal(ax.lines[0].get_xdata(), [1, 3, 4])
-    np.testing.assert_array_equal(ax.lines[0].get_ydata(), [1.0, 1e-3, 1e-6])
-    with pytest.raises(ValueError, match="cannot read a loss history"):
-        history_columns(np.zeros((3, 4)))
+    curves = history_curves([{"objective": [2.0, 1.0]}, {"objective": [3.0]}])
+    assert [c[0].tolist() for c in curves] == [[2.0, 1.0], [3.0]]
+    assert [c[1] for c in curves] == [None, None]
+    ((obj, grad),) = history_curves((3.0, 2.0))
+    assert obj.tolist() == [3.0, 2.0] and grad is None
 
 
-@pytest.mark.filterwarnings("ignore::scratchlearn.exceptions.ConvergenceWarning")  # 200 steps
-def test_loss_curve_of_a_fitted_estimator(tmp_path):
-    pytest.importorskip("scratchlearn.linear_model")
-    from sklearn.datasets import load_breast_cancer
-    from sklearn.preprocessing import scale
+@pytest.mark.parametrize(
+    "history, match",
+    [
+        ({"J": [2.0, 1.0]}, r"no 'objective' entry \(its keys: 'J'\)"),  # an old spelling
+        ({"grad_norm": [1.0]}, "no 'objective' entry"),
+        ({"objective": [2.0, 1.0], "grad_norm": [1.0]}, "1 values for 2 objective values"),
+        ({"objective": "abc"}, "must be a sequence of numbers"),
+        ([{"objective": [1.0]}, [1.0]], "only dicts, one per problem"),
+        ([{"loss": 2.0}, {"loss": 1.0}], r"history\[0\] has no 'objective' entry"),
+        ([], "non-empty 1-D"),
+        (np.zeros((3, 2)), "non-empty 1-D"),
+        (None, "history_ is None"),
+    ],
+)
+def test_history_curves_rejects_other_layouts(history, match):
+    with pytest.raises(ValueError, match=match):
+        history_curves(history)
+    with pytest.raises(ValueError, match=match):
+        plotting.plot_loss_curve(history, ax=_ax())
 
-    from scratchlearn.linear_model import LogisticRegression
 
-    X, y = load_breast_cancer(return_X_y=True)
-    model = LogisticRegression(solver="gd", max_iter=200).fit(scale(X), y)
+class _Fitted:
+    """A stand-in for a fitted iterative estimator writing the fit record."""
+
+    def __init__(self, history=None):
+        self.history_ = history
+
+    def get_params(self, deep=True):
+        return {}
+
+
+def test_loss_curve_of_a_fitted_estimator_and_of_a_pipeline(tmp_path):
+    from scratchlearn.pipeline import Pipeline
+
+    record = {"objective": [0.69, 0.3, 0.2, 0.15], "grad_norm": [0.5, 0.2, 0.1, 0.05]}
+    model = _Fitted(record)
     ax = plotting.plot_loss_curve(model)  # pyplot figure when ax is None
     assert isinstance(ax, plt.Axes)
-    obj, grad = history_columns(model.history_)
-    np.testing.assert_array_equal(ax.lines[0].get_ydata(), obj)
-    assert "LogisticRegression" in ax.get_title()
+    np.testing.assert_array_equal(ax.lines[0].get_ydata(), record["objective"])
+    assert "_Fitted" in ax.get_title()
     ax.figure.savefig(tmp_path / "loss.png")
+    pipe = Pipeline([("first", _Fitted(None)), ("last", _Fitted({"objective": [2.0, 1.0]}))])
+    ax = plotting.plot_loss_curve(pipe, ax=_ax())
+    np.testing.assert_array_equal(ax.lines[0].get_ydata(), [2.0, 1.0])
     with pytest.raises(ValueError, match="has no history_"):
-        plotting.plot_loss_curve(LogisticRegression(), ax=_ax())
+        plotting.plot_loss_curve(_Fitted(None), ax=_ax())
 
 
-# -- confusion matrix ------------------------------------------------------------------------
 def test_confusion_matrix_counts_and_text():
     y_true = ["cat", "cat", "dog", "dog", "dog", "owl"]
     y_pred = ["cat", "dog", "dog", "dog", "cat", "owl"]
@@ -246,6 +291,25 @@ def test_regression_fit_line_is_the_models_prediction(tmp_path):
     fig.savefig(tmp_path / "fit.png")
     with pytest.raises(ValueError, match=r"\(n_samples, 1\)"):
         plotting.plot_regression_fit(model, np.zeros((4, 2)), np.zeros(4))
+
+
+def test_regression_fits_of_several_degrees_share_one_axes():
+    pytest.importorskip("scratchlearn.linear_model")
+    from scratchlearn.linear_model import PolynomialRegression
+
+    x = np.linspace(0.0, 1.0, 30)
+    y = np.sin(2 * np.pi * x)
+    ax = _ax()
+    for k, degree in enumerate((1, 3)):
+        model = PolynomialRegression(degree=degree).fit(x.reshape(-1, 1), y)
+        plotting.plot_regression_fit(
+            model, x, y, ax=ax, label=f"degree {degree}", color=f"C{k}", show_data=k == 0
+        )
+        np.testing.assert_array_equal(
+            ax.lines[-1].get_ydata(), model.predict(ax.lines[-1].get_xdata().reshape(-1, 1))
+        )
+    assert len(ax.collections) == 1  # the samples, drawn once
+    assert [ln.get_label() for ln in ax.lines] == ["degree 1", "degree 3"]
 
 
 def test_predicted_vs_true():

@@ -1,10 +1,30 @@
 """The registry: one entry per public estimator, resolvable by class name or kebab alias."""
 
 import importlib
+import subprocess
+import sys
 
 import pytest
 
-from scratchlearn._registry import FAMILIES, all_estimators, get_entry, kebab
+from scratchlearn import _registry
+from scratchlearn._registry import (
+    FAMILIES,
+    FAMILY_PACKAGES,
+    TASKS,
+    Entry,
+    all_estimators,
+    all_families,
+    get_entry,
+    kebab,
+    task_of,
+)
+from scratchlearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    ClusterMixin,
+    RegressorMixin,
+    TransformerMixin,
+)
 
 
 @pytest.mark.parametrize(
@@ -34,7 +54,7 @@ def test_entries_are_unique_and_well_formed():
     assert len(names) == len(set(names))
     for e in entries:
         assert e.family in FAMILIES, e.name
-        assert e.task in {"classifier", "regressor", "transformer", "clusterer", "text"}
+        assert e.task in TASKS
         assert e.module.startswith("scratchlearn.") and not e.module.split(".")[-1].startswith("_")
         assert e.summary and not e.summary.endswith(".")
 
@@ -52,3 +72,55 @@ def test_registered_class_is_exported_by_its_public_module():
         except ImportError:
             pytest.fail(f"{e.module} does not import")
         assert cls.__name__ == e.name
+
+
+def test_each_family_declares_its_entries_next_to_its_code():
+    assert [fam.module.split(".")[1] for fam in all_families()] == list(FAMILY_PACKAGES)
+    for fam in all_families():
+        for e in fam.entries:
+            assert e.family == fam.name and e.module == fam.module
+    assert list(FAMILIES) == [fam.name for fam in all_families()]
+    # one spot per fact: no positional arguments, no module or task written in an entry
+    with pytest.raises(TypeError):
+        Entry("Ridge", "summary")  # positional arguments are refused
+    assert "task" not in {f for f in Entry.__dataclass_fields__}
+
+
+def test_the_task_is_read_from_the_class():
+    tasks = {e.name: e.task for e in all_estimators()}
+    assert tasks["LogisticRegression"] == "classifier" and tasks["Ridge"] == "regressor"
+    assert tasks["StandardScaler"] == "transformer" and tasks["TfidfTransformer"] == "transformer"
+    assert tasks["CountVectorizer"] == tasks["TfidfVectorizer"] == "text"
+    assert [e.name for e in all_estimators(task="text")] == ["CountVectorizer", "TfidfVectorizer"]
+
+    class Clusters(ClusterMixin, BaseEstimator):
+        pass
+
+    class Both(ClassifierMixin, TransformerMixin, BaseEstimator):  # predicts first
+        pass
+
+    class Plain(BaseEstimator):
+        pass
+
+    assert task_of(Clusters) == "clusterer" and task_of(Both) == "classifier"
+    assert task_of(type("R", (RegressorMixin, BaseEstimator), {})) == "regressor"
+    with pytest.raises(TypeError, match="Plain has no task"):
+        task_of(Plain)
+
+
+def test_reading_the_registry_imports_no_model_module():
+    code = (
+        "import sys; from scratchlearn._registry import all_estimators, get_entry;"
+        "entries = all_estimators(); get_entry('ridge');"
+        "families = sorted({e.module for e in entries} | {'scratchlearn.optim'});"
+        "print([m for m in families if m in sys.modules])"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
+
+
+def test_families_attribute_and_unknown_attribute():
+    assert _registry.FAMILIES["naive_bayes"].startswith("Naive Bayes")
+    with pytest.raises(AttributeError, match="no attribute 'NOPE'"):
+        _registry.NOPE  # noqa: B018

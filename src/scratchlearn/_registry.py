@@ -1,17 +1,77 @@
-"""The one list of public estimators.
+"""The one list of public estimators, gathered from the families.
 
 The command line, the demo, the common checks, the model-file round trip and the benchmarks all
-read this list, so an estimator is registered once, here. Classes are imported lazily: listing
-the registry does not import any model module.
+read this list. Each family declares its own entries in ``<package>/_entries.py``; this module
+holds only the machinery: :class:`Entry`, :class:`Family`, the look-up by name or alias, and
+:data:`FAMILY_PACKAGES`, the one line per family.
+
+An entry states what the class cannot: the family it belongs to, a one-line summary, the demo's
+dataset and parameters, the scikit-learn counterpart. Its public ``module`` comes from the family
+and its ``task`` from the class itself (:func:`task_of`: the mixins of :mod:`scratchlearn.base`,
+and "text" for estimators that read documents), so it is never written twice.
+
+Loading is lazy. The ``_entries.py`` files are read without importing their package (whose
+``__init__`` imports the model code), so listing the registry imports no model module; a class
+is imported the first time ``entry.cls`` or ``entry.task`` is asked for.
+
+Adding a family
+---------------
+1. Write the family's package ``scratchlearn/<package>/`` with its model code.
+2. Write ``scratchlearn/<package>/_entries.py`` defining ``FAMILY = Family(...)``::
+
+       from scratchlearn._registry import Entry, Family
+
+       FAMILY = Family(
+           name="cluster",
+           title="k-means and k-medoids",
+           entries=[
+               Entry(name="KMeans", summary="Lloyd's iterations", dataset="iris",
+                     sklearn="sklearn.cluster.KMeans"),
+           ],
+           stories=("scratchlearn.cluster._showcase",),
+       )
+
+   Keyword arguments only. ``module`` defaults to ``scratchlearn.<package>``. A story module
+   defines ``showcase() -> str`` (printed by ``scratchlearn demo``) and may define
+   ``figures()`` (see :mod:`scratchlearn.cli._demo`).
+3. Add ``"<package>"`` to :data:`FAMILY_PACKAGES` below: the one shared line.
+4. Write ``benchmarks/cases_<package>.py`` (found by ``benchmarks/run.py``) and
+   ``tests/<package>/``. The common checks, the bad-input catalogue, the model-file round trip,
+   the CLI and the demo read the registry and cover the new estimators without being edited.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 
-__all__ = ["Entry", "all_estimators", "get_entry", "kebab", "FAMILIES"]
+__all__ = [
+    "Entry",
+    "Family",
+    "FAMILY_PACKAGES",
+    "TASKS",
+    "all_estimators",
+    "all_families",
+    "get_entry",
+    "kebab",
+    "task_of",
+]
+
+#: The families, in the order of ``scratchlearn list`` and of the demo: one line per family.
+FAMILY_PACKAGES = (
+    "optim",
+    "preprocessing",
+    "linear_model",
+    "naive_bayes",
+    "feature_extraction",
+)
+
+#: Every task an estimator can have (see :func:`task_of`).
+TASKS = ("classifier", "regressor", "clusterer", "transformer", "text")
 
 
 def kebab(name: str) -> str:
@@ -19,23 +79,44 @@ def kebab(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "-", name).lower()
 
 
-@dataclass(frozen=True)
+def task_of(cls) -> str:
+    """The task of an estimator class, read from its mixins and tags.
+
+    "text" when it reads documents only (``X_types`` has "text" and no "2darray"), else
+    "classifier", "regressor", "clusterer" or "transformer" by the :mod:`scratchlearn.base`
+    mixin it inherits. Raises ``TypeError`` for a class with none of them.
+    """
+    from .base import ClassifierMixin, ClusterMixin, RegressorMixin, TransformerMixin
+
+    x_types = cls()._scratch_tags()["X_types"]  # __init__ only stores defaults: cheap
+    if "text" in x_types and "2darray" not in x_types:
+        return "text"
+    mixins = (
+        (ClassifierMixin, "classifier"),
+        (RegressorMixin, "regressor"),
+        (ClusterMixin, "clusterer"),
+        (TransformerMixin, "transformer"),
+    )
+    for mixin, task in mixins:
+        if issubclass(cls, mixin):
+            return task
+    raise TypeError(f"{cls.__name__} has no task: it inherits none of the base mixins")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Entry:
     """One registered estimator.
 
-    name : class name; module : public module exporting it; family : section of the feature
-    table; task : "classifier", "regressor", "transformer", "clusterer" or "text";
-    summary : one line; dataset : showcase dataset for the demo and ``scratchlearn fit``;
-    demo_params : hyperparameters the demo uses; sklearn : dotted path of the scikit-learn
-    counterpart (benchmarks and oracles); check_params : hyperparameters that keep the common
-    checks fast; expected_failed_checks : common checks known to fail, each with its reason;
-    common_checks : False for estimators outside the scikit-learn estimator API (e.g. fit(y)).
+    name : class name; summary : one line; dataset : showcase dataset for the demo and
+    ``scratchlearn fit``; demo_params : hyperparameters the demo uses; sklearn : dotted path of
+    the scikit-learn counterpart (benchmarks and oracles); check_params : hyperparameters that
+    keep the common checks fast; expected_failed_checks : common checks known to fail, each
+    with its reason; common_checks : False for estimators outside the scikit-learn estimator
+    API (e.g. fit(y)). ``module`` (public module exporting the class) and ``family`` are filled
+    in from the :class:`Family`; ``task`` is derived from the class (:func:`task_of`).
     """
 
     name: str
-    module: str
-    family: str
-    task: str
     summary: str
     dataset: str | None = None
     demo_params: dict = field(default_factory=dict)
@@ -43,6 +124,8 @@ class Entry:
     check_params: dict = field(default_factory=dict)
     expected_failed_checks: dict = field(default_factory=dict)
     common_checks: bool = True
+    module: str = ""
+    family: str = ""
 
     @property
     def alias(self) -> str:
@@ -52,283 +135,88 @@ class Entry:
     def cls(self):
         return getattr(importlib.import_module(self.module), self.name)
 
+    @property
+    def task(self) -> str:
+        """One of :data:`TASKS` (imports the class)."""
+        return _task_of_entry(self.module, self.name)
+
     def make(self, **params):
         """A new instance with ``check_params`` overridden by ``params``."""
         return self.cls(**{**self.check_params, **params})
 
 
-FAMILIES = {
-    "preprocessing": "Scaling, encoding and polynomial features",
-    "linear_model": "Linear, polynomial, ridge, lasso, logistic regression and GLMs",
-    "naive_bayes": "Naive Bayes for numbers, binary features, categories and text",
-    "text": "Bag of words and tf-idf",
-}
+@cache
+def _task_of_entry(module: str, name: str) -> str:
+    return task_of(getattr(importlib.import_module(module), name))
 
-_P = "scratchlearn.preprocessing"
-_L = "scratchlearn.linear_model"
-_N = "scratchlearn.naive_bayes"
-_T = "scratchlearn.feature_extraction.text"
 
-_ENTRIES = [
-    # -- preprocessing ---------------------------------------------------------------------
-    Entry(
-        "StandardScaler",
-        _P,
-        "preprocessing",
-        "transformer",
-        "centre each feature and divide by its standard deviation",
-        "wine",
-        sklearn="sklearn.preprocessing.StandardScaler",
-    ),
-    Entry(
-        "MinMaxScaler",
-        _P,
-        "preprocessing",
-        "transformer",
-        "rescale each feature to a range, [0, 1] by default",
-        "wine",
-        sklearn="sklearn.preprocessing.MinMaxScaler",
-    ),
-    Entry(
-        "Normalizer",
-        _P,
-        "preprocessing",
-        "transformer",
-        "scale each sample to unit l1, l2 or max norm",
-        "iris",
-        sklearn="sklearn.preprocessing.Normalizer",
-    ),
-    Entry(
-        "Binarizer",
-        _P,
-        "preprocessing",
-        "transformer",
-        "threshold features to 0/1",
-        "iris",
-        sklearn="sklearn.preprocessing.Binarizer",
-    ),
-    Entry(
-        "PolynomialFeatures",
-        _P,
-        "preprocessing",
-        "transformer",
-        "all monomials of the features up to a degree",
-        "diabetes",
-        sklearn="sklearn.preprocessing.PolynomialFeatures",
-    ),
-    Entry(
-        "OneHotEncoder",
-        _P,
-        "preprocessing",
-        "transformer",
-        "one 0/1 column per category",
-        "car_evaluation",
-        sklearn="sklearn.preprocessing.OneHotEncoder",
-    ),
-    Entry(
-        "OrdinalEncoder",
-        _P,
-        "preprocessing",
-        "transformer",
-        "categories to integers 0..k-1",
-        "car_evaluation",
-        sklearn="sklearn.preprocessing.OrdinalEncoder",
-    ),
-    Entry(
-        "LabelEncoder",
-        _P,
-        "preprocessing",
-        "transformer",
-        "class labels to integers 0..K-1",
-        None,
-        sklearn="sklearn.preprocessing.LabelEncoder",
-        common_checks=False,
-    ),
-    Entry(
-        "LabelBinarizer",
-        _P,
-        "preprocessing",
-        "transformer",
-        "class labels to one-vs-all indicator columns",
-        None,
-        sklearn="sklearn.preprocessing.LabelBinarizer",
-        common_checks=False,
-    ),
-    # -- linear models ---------------------------------------------------------------------
-    Entry(
-        "LinearRegression",
-        _L,
-        "linear_model",
-        "regressor",
-        "least squares by a factorisation of the normal equations, or gradient descent",
-        "diabetes",
-        sklearn="sklearn.linear_model.LinearRegression",
-    ),
-    Entry(
-        "PolynomialRegression",
-        _L,
-        "linear_model",
-        "regressor",
-        "least squares on the polynomial basis [x, x², …, xᵏ], optional ridge penalty",
-        "diabetes",
-        demo_params={"degree": 2, "alpha": 1.0},
-    ),
-    Entry(
-        "Ridge",
-        _L,
-        "linear_model",
-        "regressor",
-        "least squares with an L2 penalty, intercept unpenalised",
-        "diabetes",
-        sklearn="sklearn.linear_model.Ridge",
-    ),
-    Entry(
-        "Lasso",
-        _L,
-        "linear_model",
-        "regressor",
-        "least squares with an L1 penalty by coordinate descent",
-        "diabetes",
-        demo_params={"alpha": 0.1},
-        sklearn="sklearn.linear_model.Lasso",
-    ),
-    Entry(
-        "ElasticNet",
-        _L,
-        "linear_model",
-        "regressor",
-        "least squares with mixed L1 and L2 penalties",
-        "diabetes",
-        demo_params={"alpha": 0.01},
-        sklearn="sklearn.linear_model.ElasticNet",
-    ),
-    Entry(
-        "LogisticRegression",
-        _L,
-        "linear_model",
-        "classifier",
-        "binary and multinomial logistic regression (gd, Newton, L-BFGS)",
-        "breast_cancer",
-        sklearn="sklearn.linear_model.LogisticRegression",
-    ),
-    Entry(
-        "GeneralizedLinearRegressor",
-        _L,
-        "linear_model",
-        "regressor",
-        "GLM with any family and link, fitted by IRLS, L-BFGS or gradient descent",
-        "diabetes",
-        demo_params={"family": "normal", "link": "identity"},
-    ),
-    Entry(
-        "PoissonRegressor",
-        _L,
-        "linear_model",
-        "regressor",
-        "Poisson GLM with log link for counts",
-        "randhie",
-        sklearn="sklearn.linear_model.PoissonRegressor",
-    ),
-    Entry(
-        "GammaRegressor",
-        _L,
-        "linear_model",
-        "regressor",
-        "Gamma GLM with log link for positive skewed targets",
-        "diabetes",
-        demo_params={"alpha": 0.001},
-        sklearn="sklearn.linear_model.GammaRegressor",
-    ),
-    Entry(
-        "TweedieRegressor",
-        _L,
-        "linear_model",
-        "regressor",
-        "Tweedie GLM (power p) with log or identity link",
-        "diabetes",
-        demo_params={"power": 1.5, "alpha": 0.001},
-        sklearn="sklearn.linear_model.TweedieRegressor",
-    ),
-    # -- naive Bayes -----------------------------------------------------------------------
-    Entry(
-        "GaussianNB",
-        _N,
-        "naive_bayes",
-        "classifier",
-        "naive Bayes with per-class normal densities",
-        "wine",
-        sklearn="sklearn.naive_bayes.GaussianNB",
-    ),
-    Entry(
-        "BernoulliNB",
-        _N,
-        "naive_bayes",
-        "classifier",
-        "naive Bayes for binary features",
-        "congressional_voting",
-        sklearn="sklearn.naive_bayes.BernoulliNB",
-    ),
-    Entry(
-        "MultinomialNB",
-        _N,
-        "naive_bayes",
-        "classifier",
-        "naive Bayes for counts (bag of words)",
-        "sms_spam",
-        sklearn="sklearn.naive_bayes.MultinomialNB",
-    ),
-    Entry(
-        "CategoricalNB",
-        _N,
-        "naive_bayes",
-        "classifier",
-        "naive Bayes for categorical features",
-        "mushroom",
-        sklearn="sklearn.naive_bayes.CategoricalNB",
-    ),
-    # -- text ------------------------------------------------------------------------------
-    Entry(
-        "CountVectorizer",
-        _T,
-        "text",
-        "text",
-        "documents to a sparse matrix of token counts",
-        "sms_spam",
-        sklearn="sklearn.feature_extraction.text.CountVectorizer",
-        common_checks=False,
-    ),
-    Entry(
-        "TfidfTransformer",
-        _T,
-        "text",
-        "transformer",
-        "counts to tf-idf weights",
-        "sms_spam",
-        sklearn="sklearn.feature_extraction.text.TfidfTransformer",
-    ),
-    Entry(
-        "TfidfVectorizer",
-        _T,
-        "text",
-        "text",
-        "documents to a sparse tf-idf matrix",
-        "sms_spam",
-        sklearn="sklearn.feature_extraction.text.TfidfVectorizer",
-        common_checks=False,
-    ),
-]
+@dataclass(frozen=True, kw_only=True)
+class Family:
+    """A family's declaration: its entries, a title for ``scratchlearn list``, its demo stories.
 
-_BY_KEY = {}
-for _e in _ENTRIES:
-    _BY_KEY[_e.name.lower()] = _e
-    _BY_KEY[_e.alias] = _e
+    ``module`` is the public module exporting the classes (default ``scratchlearn.<package>``).
+    ``stories`` are modules defining ``showcase() -> str`` (and optionally ``figures()``).
+    """
+
+    name: str
+    title: str
+    entries: list = field(default_factory=list)
+    module: str | None = None
+    stories: tuple = ()
+
+
+def _read_entries_file(package: str):
+    """``scratchlearn/<package>/_entries.py`` executed on its own (its package is not imported)."""
+    spec = importlib.util.find_spec(f"{__package__}.{package}")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"no package {__package__}.{package} for the registry")
+    path = os.path.join(list(spec.submodule_search_locations)[0], "_entries.py")
+    name = f"{__package__}.{package}._entries"
+    entries_spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(entries_spec)
+    entries_spec.loader.exec_module(module)
+    return module.FAMILY
+
+
+@cache
+def all_families() -> tuple[Family, ...]:
+    """The families of :data:`FAMILY_PACKAGES`, their entries completed with module and family."""
+    families = []
+    for package in FAMILY_PACKAGES:
+        fam = _read_entries_file(package)
+        module = fam.module or f"{__package__}.{package}"
+        entries = [replace(e, module=module, family=fam.name) for e in fam.entries]
+        families.append(replace(fam, module=module, entries=entries))
+    return tuple(families)
+
+
+def _entries() -> list[Entry]:
+    return [e for fam in all_families() for e in fam.entries]
+
+
+@cache
+def _by_key() -> dict:
+    keys = {}
+    for e in _entries():
+        keys[e.name.lower()] = e
+        keys[e.alias] = e
+    return keys
+
+
+def __getattr__(name):  # FAMILIES is computed on first use, not at import
+    if name == "FAMILIES":
+        return {fam.name: fam.title for fam in all_families()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def all_estimators(family: str | None = None, task: str | None = None) -> list[Entry]:
-    """Registered estimators, optionally of one family or task, in table order."""
+    """Registered estimators, optionally of one family or task, in table order.
+
+    Filtering by ``task`` imports the classes (the task is read from them).
+    """
     return [
         e
-        for e in _ENTRIES
+        for e in _entries()
         if (family is None or e.family == family) and (task is None or e.task == task)
     ]
 
@@ -338,9 +226,9 @@ def get_entry(name: str) -> Entry:
 
     Raises ``KeyError`` whose message lists the valid names.
     """
-    key = name.strip()
-    entry = _BY_KEY.get(key.lower()) or _BY_KEY.get(key.lower().replace("_", "-"))
+    key = name.strip().lower()
+    entry = _by_key().get(key) or _by_key().get(key.replace("_", "-"))
     if entry is None:
-        choices = ", ".join(e.alias for e in _ENTRIES)
+        choices = ", ".join(e.alias for e in _entries())
         raise KeyError(f"unknown estimator {name!r}; choose one of: {choices}")
     return entry

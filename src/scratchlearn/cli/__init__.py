@@ -8,11 +8,13 @@ command                    does
 ``scratchlearn fit``       fit an estimator on a dataset or CSV; held-out metrics, --cv,
                            --save a model file, --plot a figure
 ``scratchlearn predict``   predictions of a saved model on a CSV file
-``scratchlearn demo``      every estimator on its showcase dataset, then the family stories
+``scratchlearn demo``      every estimator on its showcase dataset, then the family stories;
+                           figures (PNG) in ``--out DIR`` (default ./scratchlearn-demo)
 =========================  ================================================================
 
 Every user error (unknown estimator, parameter, dataset, file or column; invalid value; bad
-data) is one line ``scratchlearn: error: ...`` on stderr and exit status 2.
+data) is one line ``scratchlearn: error: ...`` on stderr and exit status 2. Anything else is a
+bug of the library: its traceback is printed, with exit status 1.
 """
 
 from __future__ import annotations
@@ -100,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="run every estimator on its showcase dataset")
     demo.add_argument("--quick", action="store_true", help="one estimator per family")
     demo.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
+    demo.add_argument(
+        "--out",
+        metavar="DIR",
+        default="scratchlearn-demo",
+        help="folder for the demo's figures (default ./scratchlearn-demo)",
+    )
     return parser
 
 
@@ -148,3 +156,9 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=err)
         return 130
+    except Exception:  # a bug, not the user's doing: show where it happened
+        import traceback
+
+        traceback.print_exc(file=err)
+        print(f"{PROG}: internal error (a bug in scratchlearn; please report it)", file=err)
+        return 1

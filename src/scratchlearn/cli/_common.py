@@ -27,7 +27,10 @@ class CLIError(Exception):
 
 
 #: Exceptions that mean "the user asked for something impossible": one line, status 2.
-USER_ERRORS = (CLIError, ModelFileError, NotFittedError, ValueError, TypeError, KeyError, OSError)
+#: TypeError and KeyError are not among them: raised from inside the library they are bugs
+#: (bad input is a ValueError by the estimator contract), so they get a traceback and status 1;
+#: the CLI turns its own look-ups that fail on user input into CLIError where they happen.
+USER_ERRORS = (CLIError, ModelFileError, NotFittedError, ValueError, OSError)
 #: Warnings about the library's own code rather than the user's fit: not shown.
 QUIET_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, SyntaxWarning, ImportWarning)
 

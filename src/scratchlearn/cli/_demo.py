@@ -4,12 +4,19 @@ Each estimator with a showcase ``dataset`` in the registry is built with its ``d
 adapted to the data (text through ``CountVectorizer``, categories through ``OneHotEncoder``),
 fitted on 75% of at most :data:`MAX_SAMPLES` rows and scored on the other 25% with a fixed seed.
 A failure becomes an ``error: ...`` row instead of stopping the demo. Then each family's story
-module in :data:`STORIES` prints what its ``showcase()`` returns.
+modules (``stories`` of its :class:`~scratchlearn._registry.Family`) print what their
+``showcase()`` returns.
+
+A story module may also define ``figures()``, returning ``[(file_name, draw), ...]`` where
+``draw(fig)`` draws on an empty :class:`matplotlib.figure.Figure`; the demo saves each figure as
+``<out>/<file_name>`` (PNG) and names the folder at the end. Without matplotlib the figures are
+skipped with one line saying so.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import time
 import warnings
@@ -17,20 +24,23 @@ import warnings
 import numpy as np
 
 from ._common import QUIET_WARNINGS, adapt_to_data, format_table, load_data, one_line
+from ._tasks import stratify_for, task_spec
 
-__all__ = ["STORIES", "MAX_SAMPLES", "QUICK_MAX_SAMPLES", "run_demo"]
+__all__ = ["MAX_SAMPLES", "QUICK_MAX_SAMPLES", "DEFAULT_OUT", "story_modules", "run_demo"]
 
-#: Modules defining ``showcase() -> str``, printed after the table in this order.
-STORIES = (
-    "scratchlearn.optim._showcase",
-    "scratchlearn.linear_model._showcase",
-    "scratchlearn.linear_model._showcase_glm",
-    "scratchlearn.naive_bayes._showcase",
-)
+#: Where the figures go unless ``--out`` says otherwise.
+DEFAULT_OUT = "scratchlearn-demo"
 #: Rows used per dataset (a seeded random subset of bigger datasets), to keep the demo short.
 MAX_SAMPLES = 2000
 QUICK_MAX_SAMPLES = 500
 TEST_SIZE = 0.25
+
+
+def story_modules() -> list[str]:
+    """The families' story modules, in registry order."""
+    from .._registry import all_families
+
+    return [name for fam in all_families() for name in fam.stories]
 
 
 def demo_entries(quick: bool = False):
@@ -43,11 +53,17 @@ def demo_entries(quick: bool = False):
     chosen = {}
     for e in entries:  # per family, the first predictor (or the first entry if none)
         best = chosen.get(e.family)
-        if best is None or (
-            best.task not in ("classifier", "regressor") and e.task in ("classifier", "regressor")
-        ):
+        if best is None or (not _supervised(best) and _supervised(e)):
             chosen[e.family] = e
     return [e for e in entries if chosen.get(e.family) is e]
+
+
+def _supervised(entry) -> bool:
+    """Whether ``entry`` is a predictor (False when its class cannot be imported: an error row)."""
+    try:
+        return task_spec(entry.task).supervised
+    except (ImportError, AttributeError):
+        return False
 
 
 def _subsample(bunch, max_samples, seed):
@@ -65,31 +81,19 @@ def _run_one(entry, bunch, seed, max_samples):
 
     X, y = _subsample(bunch, max_samples, seed)
     estimator, adapted = adapt_to_data(entry.cls(**entry.demo_params), bunch["kind"])
-    supervised = entry.task in ("classifier", "regressor")
+    spec = task_spec(entry.task)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        if supervised:
-            stratify = None
-            if entry.task == "classifier" and np.unique(y, return_counts=True)[1].min() >= 2:
-                stratify = y
+        if spec.supervised:
             X_tr, X_te, y_tr, y_te = train_test_split(
-                X, y, test_size=TEST_SIZE, random_state=seed, stratify=stratify
+                X, y, test_size=TEST_SIZE, random_state=seed, stratify=stratify_for(spec, y)
             )
         else:
-            X_tr, X_te = train_test_split(X, test_size=TEST_SIZE, random_state=seed)
+            (X_tr, X_te), y_te = train_test_split(X, test_size=TEST_SIZE, random_state=seed), None
         start = time.perf_counter()
-        estimator.fit(X_tr, y_tr) if supervised else estimator.fit(X_tr)
+        estimator.fit(X_tr, y_tr) if spec.supervised else estimator.fit(X_tr)
         seconds = time.perf_counter() - start
-        if entry.task == "classifier":
-            metric, score = "accuracy", f"{estimator.score(X_te, y_te):.4f}"
-        elif entry.task == "regressor":
-            # GLMs score by deviance explained (D²), which they name in _score_name.
-            metric = getattr(estimator, "_score_name", "R²")
-            score = f"{estimator.score(X_te, y_te):.4f}"
-        elif hasattr(estimator, "transform"):
-            metric, score = "features out", str(np.shape(estimator.transform(X_te))[-1])
-        else:
-            metric, score = "-", "-"
+        metric, score = spec.demo_score(estimator, X_te, y_te)
     notes = sorted(
         {w.category.__name__ for w in caught if not issubclass(w.category, QUIET_WARNINGS)}
     )
@@ -98,8 +102,10 @@ def _run_one(entry, bunch, seed, max_samples):
     return metric, score, seconds, ", ".join(notes)
 
 
-def _stories(out):
-    for name in STORIES:
+def _stories(out) -> list:
+    """Print each family's story; return the story modules that loaded."""
+    loaded = []
+    for name in story_modules():
         short = name.split(".")[1] if name.count(".") >= 1 else name
         try:
             module = importlib.import_module(name)
@@ -109,6 +115,7 @@ def _stories(out):
                 continue
             print(f"\n(story {name} skipped: error: {one_line(exc)})", file=out)
             continue
+        loaded.append(module)
         try:
             text = module.showcase()
         except Exception as exc:  # noqa: BLE001 - a broken story must not stop the demo
@@ -116,6 +123,45 @@ def _stories(out):
             continue
         heading = f"== {short}: story =="
         print(f"\n{heading}\n{str(text).rstrip()}", file=out)
+    return loaded
+
+
+def _figures(modules, folder: str, out) -> None:
+    """Save the figures the story modules declare as PNG files in ``folder``."""
+    declared = []
+    for module in modules:
+        try:
+            declared += list(getattr(module, "figures", list)())
+        except Exception as exc:  # noqa: BLE001 - a broken story must not stop the demo
+            print(f"(figures of {module.__name__} failed: {one_line(exc)})", file=out)
+    if not declared:
+        return
+    try:
+        from matplotlib.figure import Figure  # the Agg canvas: no display needed
+    except ImportError:
+        print(
+            f"\n{len(declared)} figures skipped: matplotlib is not installed "
+            "(pip install 'scratchlearn[plot]')",
+            file=out,
+        )
+        return
+    os.makedirs(folder, exist_ok=True)
+    written = []
+    for file_name, draw in declared:
+        fig = Figure(figsize=(6.4, 4.8), layout="constrained")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                draw(fig)
+            fig.savefig(os.path.join(folder, file_name), format="png", dpi=100)
+        except Exception as exc:  # noqa: BLE001 - one broken figure must not stop the demo
+            print(f"(figure {file_name} failed: {type(exc).__name__}: {one_line(exc)})", file=out)
+            continue
+        written.append(file_name)
+    if written:
+        print(
+            f"\n{len(written)} figures written to {folder}{os.sep}: {', '.join(written)}", file=out
+        )
 
 
 def run_demo(args, out=sys.stdout, err=sys.stderr) -> int:
@@ -158,7 +204,7 @@ def run_demo(args, out=sys.stdout, err=sys.stderr) -> int:
         ),
         file=out,
     )
-    _stories(out)
+    _figures(_stories(out), getattr(args, "out", None) or DEFAULT_OUT, out)
     elapsed = time.perf_counter() - started
     n_err = sum(r[3] == "error" for r in rows)
     print(f"\ndemo: {len(rows)} estimators ({n_err} errors) in {elapsed:.1f} s", file=out)

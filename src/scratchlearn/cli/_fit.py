@@ -20,57 +20,22 @@ from ._common import (
     parse_settings,
     resolve_entry,
 )
+from ._tasks import as_labels, stratify_for, task_spec
 
-__all__ = ["run_fit", "run_predict", "held_out_scores"]
-
-
-def _log_loss(y_true, proba, classes) -> float:
-    try:
-        from ..metrics import log_loss
-    except ImportError:  # metrics without log_loss: the mean negative log-probability
-        idx = np.searchsorted(classes, y_true)
-        p = np.clip(np.asarray(proba, dtype=np.float64)[np.arange(len(idx)), idx], 1e-15, 1)
-        return float(-np.mean(np.log(p)))
-    return float(log_loss(y_true, proba, labels=classes))
+__all__ = ["run_fit", "run_predict"]
 
 
-def held_out_scores(task: str, estimator, X, y) -> list[tuple[str, float]]:
-    """The metrics reported for a fitted model on held-out data, as (name, value) pairs."""
-    from .. import metrics
-
-    y_pred = estimator.predict(X)
-    if task == "classifier":
-        out = [
-            ("accuracy", metrics.accuracy_score(y, y_pred)),
-            ("macro F1", metrics.f1_score(y, y_pred, average="macro")),
-        ]
-        classes = getattr(estimator, "classes_", None)
-        if hasattr(estimator, "predict_proba") and classes is not None:
-            if np.all(np.isin(y, classes)):
-                out.append(("log loss", _log_loss(y, estimator.predict_proba(X), classes)))
-        return out
-    mse = metrics.mean_squared_error(y, y_pred)
-    return [
-        ("R²", metrics.r2_score(y, y_pred)),
-        ("RMSE", float(np.sqrt(mse))),
-        ("MAE", metrics.mean_absolute_error(y, y_pred)),
-    ]
-
-
-def _split(task, X, y, test_size, seed):
+def _split(spec, X, y, test_size, seed):
     from ..model_selection import train_test_split
 
-    stratify = None
-    if task == "classifier":
-        _, counts = np.unique(y, return_counts=True)
-        stratify = y if counts.min() >= 2 else None
+    stratify = stratify_for(spec, y)
     return train_test_split(X, y, test_size=test_size, random_state=seed, stratify=stratify)
 
 
-def _cross_validate(task, estimator, X, y, k, seed):
+def _cross_validate(spec, estimator, X, y, k, seed):
     from ..model_selection import KFold, StratifiedKFold, cross_val_score
 
-    splitter = (StratifiedKFold if task == "classifier" else KFold)(
+    splitter = (StratifiedKFold if spec.stratify else KFold)(
         n_splits=k, shuffle=True, random_state=seed
     )
     scores = np.asarray(cross_val_score(estimator, X, y, cv=splitter), dtype=np.float64)
@@ -80,16 +45,16 @@ def _cross_validate(task, estimator, X, y, k, seed):
 
 
 def _readable_history(estimator) -> bool:
-    from ..plotting._curves import history_columns
+    from ..plotting._curves import history_curves
 
     history = getattr(estimator, "history_", None)
     if history is None:
         return False
     try:
-        objective, _ = history_columns(history)
-    except (ValueError, TypeError):
+        curves = history_curves(history)
+    except ValueError:
         return False
-    return int(np.isfinite(objective).sum()) >= 2  # a curve needs two points
+    return any(int(np.isfinite(obj).sum()) >= 2 for obj, _ in curves)  # a curve needs 2 points
 
 
 def _make_plot(path, task, estimator, X_eval, y_eval, target_names=None):
@@ -101,25 +66,12 @@ def _make_plot(path, task, estimator, X_eval, y_eval, target_names=None):
 
     fig = Figure(figsize=(6.4, 4.8), layout="constrained")
     ax = fig.add_subplot()
+    plot = task_spec(task).plot
     if _readable_history(final_step(estimator)):
         plotting.plot_loss_curve(estimator, ax=ax)
         what = "loss curve"
-    elif task == "classifier":
-        labels = getattr(estimator, "classes_", None)
-        names = None
-        if labels is not None and target_names:
-            names = [str(v) for v in _as_labels(np.asarray(labels), target_names)]
-        plotting.plot_confusion_matrix(
-            y_eval, estimator.predict(X_eval), ax=ax, labels=labels, display_labels=names
-        )
-        what = "confusion matrix"
-    elif task == "regressor" and np.ndim(X_eval) == 2 and np.shape(X_eval)[1] == 1:
-        # one feature: the fitted curve over the held-out points (e.g. a polynomial's degree)
-        plotting.plot_regression_fit(estimator, X_eval, y_eval, ax=ax)
-        what = "fitted curve"
-    elif task == "regressor":
-        plotting.plot_predicted_vs_true(y_eval, estimator.predict(X_eval), ax=ax)
-        what = "predicted vs true"
+    elif plot is not None:
+        what = plot(ax, estimator, X_eval, y_eval, target_names)
     else:
         raise CLIError(f"--plot has no plot for a {task} without a loss history")
     fig.savefig(path)
@@ -135,7 +87,7 @@ def _prepare(args, out, err):
         raise CLIError(f"{entry.name} has no showcase dataset; give one with --data")
     if not 0.0 <= args.test_size < 1.0:
         raise CLIError(f"--test-size must be in [0, 1); got {args.test_size}")
-    supervised = entry.task in ("classifier", "regressor")
+    supervised = task_spec(entry.task).supervised
     if args.cv is not None and not supervised:
         raise CLIError("--cv needs a classifier or a regressor")
     bunch = load_data(spec, args.target)
@@ -156,29 +108,28 @@ def _prepare(args, out, err):
 
 def _fit_and_report(args, task, estimator, X, y, out):
     """Fit (on the training part when there is a held-out part) and print the scores."""
-    supervised = task in ("classifier", "regressor")
-    if supervised and args.test_size > 0:
-        X_tr, X_te, y_tr, y_te = _split(task, X, y, args.test_size, args.seed)
+    spec = task_spec(task)
+    if spec.supervised and args.test_size > 0:
+        X_tr, X_te, y_tr, y_te = _split(spec, X, y, args.test_size, args.seed)
         print(f"held-out split: {len(y_tr)} train / {len(y_te)} test (seed {args.seed})", file=out)
     else:
         X_tr, y_tr, X_te, y_te = X, y, None, None
     start = time.perf_counter()
-    estimator.fit(X_tr, y_tr) if supervised else estimator.fit(X_tr)
+    estimator.fit(X_tr, y_tr) if spec.supervised else estimator.fit(X_tr)
     seconds = time.perf_counter() - start
-    if X_te is not None:
-        for name, value in held_out_scores(task, estimator, X_te, y_te):
-            print(f"  {name:<9} {value:.4f}", file=out)
-    elif hasattr(estimator, "transform"):
-        print(f"  output shape {np.shape(estimator.transform(X_tr))}", file=out)
+    shown = (X_te, y_te) if X_te is not None else (X_tr, y_tr)
+    if X_te is not None or not spec.supervised:
+        for name, value in spec.scores(estimator, *shown):
+            text = f"{value:.4f}" if isinstance(value, (float, np.floating)) else str(value)
+            print(f"  {name:<9} {text}", file=out)
     print(f"fit time: {seconds:.3f} s", file=out)
     if args.cv is not None:
         from ..base import clone
 
-        scores = _cross_validate(task, clone(estimator), X, y, args.cv, args.seed)
-        metric = "accuracy" if task == "classifier" else "R²"
+        scores = _cross_validate(spec, clone(estimator), X, y, args.cv, args.seed)
         mean, std = np.nanmean(scores), np.nanstd(scores)
-        print(f"cv ({args.cv} folds) {metric}: {mean:.4f} ± {std:.4f}", file=out)
-    return (X_te, y_te) if X_te is not None else (X_tr, y_tr)
+        print(f"cv ({args.cv} folds) {spec.cv_metric}: {mean:.4f} ± {std:.4f}", file=out)
+    return shown
 
 
 def run_fit(args, out=sys.stdout, err=sys.stderr) -> int:
@@ -258,15 +209,6 @@ def _prediction_input(path: str, meta: dict):
     return table
 
 
-def _as_labels(y_pred, target_names):
-    """Class codes 0..K-1 shown as the dataset's class names, when it has them."""
-    if not target_names or y_pred.dtype.kind not in "iu":
-        return y_pred
-    if y_pred.size and (y_pred.min() < 0 or y_pred.max() >= len(target_names)):
-        return y_pred
-    return np.asarray(target_names, dtype=object)[y_pred]
-
-
 def run_predict(args, out=sys.stdout, err=sys.stderr) -> int:
     from .. import io
 
@@ -279,7 +221,7 @@ def run_predict(args, out=sys.stdout, err=sys.stderr) -> int:
     if not os.path.isfile(args.data):
         raise CLIError(f"no such file: {args.data}")
     X = _prediction_input(args.data, meta)
-    y_pred = _as_labels(np.asarray(estimator.predict(X)), meta.get("target_names"))
+    y_pred = as_labels(np.asarray(estimator.predict(X)), meta.get("target_names"))
     if args.out and args.out.lower().endswith(".csv"):
         with open(args.out, "w", newline="", encoding="utf-8") as fh:
             writer = csv.writer(fh)

@@ -11,7 +11,11 @@ __all__ = ["run_list", "run_datasets"]
 
 
 def run_list(args, out=sys.stdout, err=sys.stderr) -> int:
-    """Registered estimators by family: class name, alias, task and summary."""
+    """Registered estimators by family: class name, alias and summary.
+
+    Reads the registry only: no model module is imported, so the listing stays fast however
+    many families there are (the task, read from each class, is shown by ``scratchlearn fit``).
+    """
     from .._registry import FAMILIES, all_estimators
 
     entries = all_estimators()
@@ -22,8 +26,8 @@ def run_list(args, out=sys.stdout, err=sys.stderr) -> int:
         if not members:
             continue
         title = f"{family}: {FAMILIES[family]}" if family in FAMILIES else family
-        rows = [(e.name, e.alias, e.task, e.summary) for e in members]
-        table = format_table(("estimator", "alias", "task", "summary"), rows)
+        rows = [(e.name, e.alias, e.summary) for e in members]
+        table = format_table(("estimator", "alias", "summary"), rows)
         blocks.append(title + "\n" + "\n".join("  " + line for line in table.splitlines()))
     print("\n\n".join(blocks), file=out)
     print(

@@ -16,7 +16,7 @@ from ._categorical import CategoricalNB
 from ._discrete import MultinomialNB
 from ._gaussian import GaussianNB
 
-__all__ = ["showcase"]
+__all__ = ["showcase", "figures"]
 
 
 def _split(n, test_fraction=0.2, seed=0):
@@ -110,3 +110,42 @@ def showcase() -> str:
         section(lines)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+# -- figures (written by `scratchlearn demo` when matplotlib is installed) ---------------------
+def _decision_regions(fig) -> None:
+    """GaussianNB on the iris petals: quadratic boundaries from per-class variances."""
+    from .. import plotting
+    from ..datasets import load_iris
+
+    data = load_iris()
+    X, y = data.data[:, 2:4], np.asarray(data.target_names, dtype=object)[data.target]
+    model = GaussianNB().fit(X, y)
+    ax = plotting.plot_decision_regions(
+        model, X, y, ax=fig.add_subplot(), feature_names=data.feature_names[2:4]
+    )
+    ax.set_title(f"GaussianNB on iris petals (training accuracy {model.score(X, y):.3f})")
+
+
+def _confusion_matrix(fig) -> None:
+    """Bag of words + MultinomialNB on the SMS spam collection, 20% held out."""
+    from .. import plotting
+    from ..datasets import load_sms_spam
+
+    data = load_sms_spam()
+    docs = np.asarray(data.data, dtype=object)
+    y = np.asarray(data.target_names, dtype=object)[data.target]
+    train, test = _split(docs.shape[0])
+    vec = CountVectorizer()
+    model = MultinomialNB().fit(vec.fit_transform(docs[train]), y[train])
+    y_pred = model.predict(vec.transform(docs[test]))
+    ax = plotting.plot_confusion_matrix(y[test], y_pred, ax=fig.add_subplot())
+    ax.set_title(f"MultinomialNB on {len(test)} held-out SMS messages")
+
+
+def figures():
+    """The figures of this story: ``[(file name, draw(fig)), ...]``."""
+    return [
+        ("decision_regions.png", _decision_regions),
+        ("confusion_matrix.png", _confusion_matrix),
+    ]

@@ -13,54 +13,66 @@ __all__ = [
     "plot_learning_curve",
     "plot_regression_fit",
     "plot_predicted_vs_true",
-    "history_columns",
+    "history_curves",
 ]
 
-_OBJECTIVE_KEYS = ("J", "objective", "loss", "cost", "fun", "deviance", "value")
-_GRAD_KEYS = ("grad_norm", "gradient_norm", "gnorm", "norm_grad")
 
-
-def _column(record: Mapping, keys):
-    for key in keys:
-        if key in record and record[key] is not None:
-            return np.asarray(record[key], dtype=np.float64).ravel()
-    return None
-
-
-def _history(history):
-    """``(label, objective, grad_norm or None)`` from any history layout in use."""
-    if (
-        isinstance(history, (list, tuple))
-        and history
-        and all(isinstance(r, Mapping) for r in history)
-    ):
-        history = {k: [r.get(k) for r in history] for k in history[0]}
-    if isinstance(history, Mapping):
-        label = next((k for k in _OBJECTIVE_KEYS if history.get(k) is not None), None)
-        if label is None:  # e.g. Lasso's {"dual_gap": [...]}: plot the one curve there is
-            label = next((k for k in history if k not in _GRAD_KEYS), None)
-        objective = None if label is None else _column(history, (label,))
-        return label, objective, _column(history, _GRAD_KEYS)
-    arr = np.asarray(history, dtype=np.float64)
-    if arr.ndim == 1:
-        return None, arr, None
-    if arr.ndim == 2 and arr.shape[1] in (1, 2):
-        return None, arr[:, 0], (arr[:, 1] if arr.shape[1] == 2 else None)
-    raise ValueError(f"cannot read a loss history of shape {arr.shape}")
-
-
-def history_columns(history):
-    """``(objective, grad_norm or None)`` as float arrays from any history layout in use.
-
-    Accepted: a mapping of columns (``{"J": [...], "grad_norm": [...]}``, the objective also
-    spelled ``objective`` / ``loss`` / ``cost``; a mapping without any of those, such as
-    ``{"dual_gap": [...]}``, gives its first column), a list of per-iteration mappings, a 1-D
-    sequence of objective values, or an (n, 2) array of (objective, gradient norm) rows.
-    """
-    _, objective, grad = _history(history)
-    if objective is None or objective.size == 0:
-        raise ValueError("the history has no objective values (expected a 'J' or 'loss' entry)")
+def _record(history: Mapping, where: str):
+    """``(objective, grad_norm or None)`` of one fit record ``{"objective": [...], ...}``."""
+    if "objective" not in history:
+        keys = ", ".join(map(repr, history)) or "none"
+        raise ValueError(
+            f"{where} has no 'objective' entry (its keys: {keys}); a fit record is a dict "
+            "{'objective': [J0, J1, ...], 'grad_norm': [...] (optional)}"
+        )
+    objective = _values(history["objective"], f"{where}['objective']")
+    grad = history.get("grad_norm")
+    if grad is None:
+        return objective, None
+    grad = _values(grad, f"{where}['grad_norm']")
+    if grad.shape != objective.shape:
+        raise ValueError(
+            f"{where}['grad_norm'] has {grad.size} values for {objective.size} objective values"
+        )
     return objective, grad
+
+
+def _values(values, where: str) -> np.ndarray:
+    """A non-empty 1-D float array, or a ValueError naming ``where``."""
+    if isinstance(values, (str, bytes, Mapping)):
+        raise ValueError(f"{where} must be a sequence of numbers; got {type(values).__name__}")
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where} must be a sequence of numbers") from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{where} must be a non-empty 1-D sequence; got shape {arr.shape}")
+    return arr
+
+
+def history_curves(history) -> list:
+    """The curves of a fit record, as a list of ``(objective, grad_norm or None)`` float arrays.
+
+    The one schema of ``history_`` (and of ``OptimizeResult.history``):
+
+    - a dict ``{"objective": [J0, J1, ..., Jk], "grad_norm": [...]}``: the objective at the
+      start and after each iteration, the gradient norm (optional) aligned with it; other keys
+      (``"dual_gap"``, ``"step_size"``, ...) are ignored here. One curve.
+    - a list of such dicts, one per independent problem (e.g. a multi-target Lasso): one curve
+      each;
+    - a bare 1-D sequence of objective values: one curve without gradient norm.
+
+    Anything else (``None`` included: a direct solve has no history) raises ``ValueError``.
+    """
+    if history is None:
+        raise ValueError("no history to plot: history_ is None (a direct solve)")
+    if isinstance(history, Mapping):
+        return [_record(history, "the history")]
+    if isinstance(history, (list, tuple)) and history and isinstance(history[0], Mapping):
+        if not all(isinstance(r, Mapping) for r in history):
+            raise ValueError("a list history must hold only dicts, one per problem")
+        return [_record(r, f"history[{k}]") for k, r in enumerate(history)]
+    return [(_values(history, "the history"), None)]
 
 
 def _finite_points(values):
@@ -87,67 +99,64 @@ def plot_loss_curve(estimator_or_history, ax=None, log_scale="auto", label=None)
     Parameters
     ----------
     estimator_or_history : fitted estimator with ``history_``, or the history itself
-        See :func:`history_columns` for the layouts understood. A pipeline is searched from its
-        last step backwards for a ``history_``.
+        See :func:`history_curves` for the schema. A pipeline is searched from its last step
+        backwards for a ``history_``. A list of records (k independent problems) gives k lines.
     ax : matplotlib Axes, optional
     log_scale : {"auto", True, False}, default="auto"
         Log y axes; "auto" uses them when the values are positive and span two decades.
     label : str, optional
-        Legend label of the objective line (default "objective J").
+        Legend label of the objective line (default "objective J"; "problem i" is appended to
+        each line when there are several).
 
-    Iterations whose value is NaN (a quantity computed only every few steps, such as a
-    duality gap) or infinite are left out of the line.
+    Iterations whose value is NaN (a quantity not computed at that step) or infinite are left
+    out of the line.
 
     Returns
     -------
     ax : matplotlib Axes
-        The objective is ``ax.lines[0]``; the gradient norm is drawn on a twin y axis
-        (``ax.grad_ax``, also in ``ax.figure.axes``) because its scale differs.
+        The objective of problem i is ``ax.lines[i]``; gradient norms are drawn on a twin y axis
+        (``ax.grad_ax``, also in ``ax.figure.axes``) because their scale differs.
     """
-    history = estimator_or_history
-    owner = None
-    if hasattr(history, "get_params") or hasattr(history, "steps"):
-        owner = history
-        candidates = [history] + [s[-1] for s in reversed(getattr(history, "steps", []))]
-        found = [c for c in candidates if getattr(c, "history_", None) is not None]
-        if not found:
-            raise ValueError(f"{type(owner).__name__} has no history_ to plot")
-        history = found[0].history_
-    objective, grad = history_columns(history)
-    name = _history(history)[0]
-    name = "objective J" if name in (None, "J") else name.replace("_", " ")
+    history, owner = _find_history(estimator_or_history)
+    curves = history_curves(history)
+    base = label or "objective J"
+    names = [base] if len(curves) == 1 else [f"{base}, problem {i}" for i in range(len(curves))]
+    colours = ["tab:blue"] if len(curves) == 1 else [f"C{i % 10}" for i in range(len(curves))]
     ax = get_axes(ax)
-    it, objective = _finite_points(objective)
-    ax.plot(
-        it,
-        objective,
-        color="tab:blue",
-        marker="." if objective.size < 50 else None,
-        label=label or name,
-    )
+    for (objective, _), name, colour in zip(curves, names, colours):
+        it, values = _finite_points(objective)
+        ax.plot(it, values, color=colour, marker="." if values.size < 50 else None, label=name)
     ax.set_xlabel("iteration")
-    ax.set_ylabel(name)
-    if _use_log(objective, log_scale):
+    ax.set_ylabel("objective J")
+    if _use_log(np.concatenate([c[0] for c in curves]), log_scale):
         ax.set_yscale("log")
     handles = ax.get_lines()
-    if grad is not None and grad.size:
+    grads = [(g, colour) for (_, g), colour in zip(curves, colours) if g is not None]
+    if grads:
         twin = ax.twinx()
-        it, grad = _finite_points(grad)
-        twin.plot(
-            it,
-            grad,
-            color="tab:orange",
-            linestyle="--",
-            label="gradient norm ‖∇J‖",
-        )
+        for grad, colour in grads:
+            it, values = _finite_points(grad)
+            shade = "tab:orange" if len(curves) == 1 else colour
+            twin.plot(it, values, color=shade, linestyle="--", label="gradient norm ‖∇J‖")
         twin.set_ylabel("gradient norm ‖∇J‖")
-        if _use_log(grad, log_scale):
+        if _use_log(np.concatenate([g for g, _ in grads]), log_scale):
             twin.set_yscale("log")
         ax.grad_ax = twin
-        handles = handles + twin.get_lines()
+        handles = handles + twin.get_lines()[:1]
     ax.legend(handles, [h.get_label() for h in handles], loc="upper right")
     ax.set_title("Loss curve" + (f" of {type(owner).__name__}" if owner is not None else ""))
     return ax
+
+
+def _find_history(obj):
+    """``(history, owner)``: ``obj.history_`` of an estimator (or pipeline step), else ``obj``."""
+    if not (hasattr(obj, "get_params") or hasattr(obj, "steps")):
+        return obj, None
+    candidates = [obj] + [s[-1] for s in reversed(getattr(obj, "steps", []))]
+    found = [c for c in candidates if getattr(c, "history_", None) is not None]
+    if not found:
+        raise ValueError(f"{type(obj).__name__} has no history_ to plot")
+    return found[0].history_, obj
 
 
 def plot_learning_curve(
@@ -201,14 +210,40 @@ def plot_learning_curve(
     return ax
 
 
-def plot_regression_fit(estimator, X, y, ax=None, resolution: int = 200):
+def plot_regression_fit(
+    estimator,
+    X,
+    y,
+    ax=None,
+    resolution: int = 200,
+    label=None,
+    color="tab:red",
+    show_data: bool = True,
+):
     """The data and a fitted one-feature regressor's prediction curve over the data's range.
+
+    Call it once per model on the same ``ax`` (with ``show_data=False`` after the first) to
+    compare several fits, e.g. polynomials of several degrees.
+
+    Parameters
+    ----------
+    estimator : fitted regressor taking 1 feature
+    X : array-like of shape (n_samples, 1) or (n_samples,)
+    y : array-like of shape (n_samples,)
+    ax : matplotlib Axes, optional
+    resolution : int, default=200
+        Points of the curve.
+    label : str, optional
+        Legend label of the curve (default "<class name> fit").
+    color : matplotlib colour, default="tab:red"
+    show_data : bool, default=True
+        Draw the samples too.
 
     Returns
     -------
     ax : matplotlib Axes
-        The samples are ``ax.collections[0]``; the curve is ``ax.lines[0]``, whose y data is
-        ``estimator.predict`` at its x data.
+        The samples are ``ax.collections[0]`` (when drawn); the new curve is ``ax.lines[-1]``,
+        whose y data is ``estimator.predict`` at its x data.
     """
     X = as_2d(X, "plot_regression_fit", 1)
     y = np.asarray(y, dtype=np.float64)
@@ -217,13 +252,14 @@ def plot_regression_fit(estimator, X, y, ax=None, resolution: int = 200):
     lo, hi = padded_range(X[:, 0], 0.02)
     grid = np.linspace(lo, hi, check_resolution(resolution)).reshape(-1, 1)  # (r, 1)
     ax = get_axes(ax)
-    ax.scatter(X[:, 0], y, s=15, alpha=0.7, color="tab:gray", label="data")
+    if show_data:
+        ax.scatter(X[:, 0], y, s=15, alpha=0.7, color="tab:gray", label="data")
     ax.plot(
         grid[:, 0],
         np.asarray(estimator.predict(grid), dtype=np.float64).ravel(),
-        color="tab:red",
+        color=color,
         linewidth=2,
-        label=f"{type(estimator).__name__} fit",
+        label=label or f"{type(estimator).__name__} fit",
     )
     ax.set_xlabel("x")
     ax.set_ylabel("y")
