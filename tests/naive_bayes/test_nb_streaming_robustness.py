@@ -11,8 +11,14 @@ from scratchlearn.exceptions import InvalidParameterError, NotFittedError
 from scratchlearn.feature_extraction.text import CountVectorizer
 from scratchlearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
 
-# Chunked and whole fits sum the same numbers in a different order: rounding only.
+# Chunked and whole fits sum the same numbers in a different order: rounding only. Sums over
+# n ≤ 1,797 rows (digits) differ by at most n·ε ≈ 4e-13 relative; 1e-10 keeps a factor ~250 over
+# that bound (seen: 2e-15 relative on the Gaussian moments, 1e-14 on probabilities).
 TOL = 1e-10
+# A joint log-likelihood of a few terms: log π + Σ_j x_j log p_jc (d = 3 here), each term
+# rounded once (log) and once (product), then d additions: at most (3d + 2)·ε ≈ 2.4e-15 relative
+# to |J| since every term has J's sign. 1e-14 is above that bound (seen: 1.7e-16).
+JLL_RTOL = 1e-14
 
 
 def _chunks(n, k=4):
@@ -130,13 +136,13 @@ def test_alpha_zero_absent_unseen_features_contribute_nothing():
     )
     for Xin in (X, sp.csr_matrix(X)):
         nb = MultinomialNB(alpha=0.0).fit(Xin, y)
-        np.testing.assert_allclose(nb.predict_joint_log_proba(Xin), expect, rtol=1e-15)
+        np.testing.assert_allclose(nb.predict_joint_log_proba(Xin), expect, rtol=JLL_RTOL)
         np.testing.assert_array_equal(nb.predict_proba(Xin), np.eye(2)[y])
     # Bernoulli: class 0 presence (1, 0, 1/2), class 1 (0, 1, 1/2): each row fits only its class
     for Xin in (X, sp.csr_matrix(X)):
         nb = BernoulliNB(alpha=0.0).fit(Xin, y)
         jll = nb.predict_joint_log_proba(Xin)
-        np.testing.assert_allclose(jll[[0, 1], 0], np.log(0.5) + np.log(0.5), rtol=1e-15)
+        np.testing.assert_allclose(jll[[0, 1], 0], np.log(0.5) + np.log(0.5), rtol=JLL_RTOL)
         assert np.all(np.isneginf(jll[[0, 1], 1])) and np.all(np.isneginf(jll[[2, 3], 0]))
         np.testing.assert_array_equal(nb.predict(Xin), y)
 
@@ -261,3 +267,23 @@ def test_gaussian_fast_joint_log_likelihood_matches_the_plain_form():
     ref = joint_log_likelihood_reference(X, nb.theta_, nb.var_, nb.class_log_prior_)
     # both are sums of d terms of size up to |J|: relative 1e-10 is rounding, not method error
     np.testing.assert_allclose(nb.predict_joint_log_proba(X), ref, rtol=1e-10)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int8, np.uint8, np.uint64])
+def test_categorical_lookup_by_value_matches_the_encoded_lookup(dtype):
+    """Integer codes are looked up by value in a table; the same values in an object array go
+    through the general encoding. Same table entries, same order of addition: equal exactly,
+    for seen values, unseen ones inside the range, below 0 and above the largest category."""
+    rng = np.random.default_rng(0)
+    X = (rng.integers(0, 6, (200, 4)) * [1, 2, 1, 3]).astype(dtype)
+    y = rng.integers(0, 3, 200)
+    nb = CategoricalNB(min_categories=[8, 1, 1, 1]).fit(X, y)
+    low = 0 if np.dtype(dtype).kind == "u" else -3
+    T = rng.integers(low, 20, (300, 4)).astype(dtype)
+    T[0, 0] = np.iinfo(dtype).max
+    T[1, 1] = np.iinfo(dtype).min
+    fast = nb.predict_joint_log_proba(T)
+    plain = nb.predict_joint_log_proba(T.astype(object))
+    np.testing.assert_array_equal(fast, plain)
+    unseen = ~np.isin(T[:, 1], nb.categories_[1])
+    assert unseen.sum() > 10  # the unseen-value columns are exercised, not only the seen ones

@@ -29,7 +29,12 @@ import numpy as np
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils.extmath import logsumexp
 from ..utils.multiclass import check_classification_targets
-from ..utils.validation import check_is_fitted, check_sample_weight, column_or_1d
+from ..utils.validation import (
+    _assert_all_finite,
+    check_is_fitted,
+    check_sample_weight,
+    column_or_1d,
+)
 from ._explain import NaiveBayesExplanation
 
 __all__ = ["_BaseNB", "class_log_prior"]
@@ -138,6 +143,8 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__} requires y to be passed, but the target y is None."
             )
         y = column_or_1d(y, warn=True)
+        if y.dtype.kind == "f":  # a NaN label is missing, not "continuous": say so
+            _assert_all_finite(y, allow_nan=False, input_name="y")
         check_classification_targets(y)
         if y.shape[0] != X.shape[0]:
             raise ValueError(

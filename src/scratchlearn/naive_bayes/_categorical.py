@@ -76,7 +76,7 @@ def encode(col, cats):
     """Codes (n,) of ``col`` in ``cats``; values not in ``cats`` get −1."""
     if (
         cats.dtype.kind in "iu"
-        and col.dtype.kind in "iu"
+        and np.can_cast(col.dtype, np.intp)
         and cats.size
         and cats[0] >= 0
         and cats[-1] < 4 * col.size + 1024
@@ -97,6 +97,19 @@ def encode(col, cats):
     except TypeError:  # an unhashable value: it cannot be a category
         bad = next(v for v in col.tolist() if not isinstance(v, (str, numbers.Number)))
         raise _bad_value(-1, bad) from None
+
+
+def _by_value(cats, col) -> bool:
+    """Whether integer column ``col`` can index a table by value: it casts to ``intp`` without
+    wrapping, and the categories are non-negative integers not so large that a table over 0..max
+    would dwarf the column."""
+    return (
+        cats.dtype.kind in "iu"
+        and np.can_cast(col.dtype, np.intp)
+        and cats.shape[0] > 0
+        and cats[0] >= 0
+        and cats[-1] < 4 * col.shape[0] + 1024
+    )
 
 
 class CategoricalNB(_BaseNB):
@@ -239,24 +252,41 @@ class CategoricalNB(_BaseNB):
         with np.errstate(divide="ignore"):
             return np.log(self.alpha) - np.log(counts.sum(axis=1) + self.alpha * counts.shape[1])
 
-    def _log_terms(self, X):
-        """Yield, per feature j, (codes (n,), log P(x_ij | c) as (n, K))."""
-        X = np.asfortranarray(X)  # contiguous columns
-        for j in range(X.shape[1]):
-            codes = encode(X[:, j], self.categories_[j])
-            table = np.vstack([self.feature_log_prob_[j].T, self._unseen_log_prob(j)])
-            yield codes, table[codes]  # code −1 picks the last row: the unseen value
+    def _term_tables(self, X):
+        """Yield, per feature j, ``(table (K, m), index (n,), mode)`` such that
+        ``table.take(index, axis=1, mode=mode)`` is log P(x_ij | c) as a (K, n) array.
+
+        Small non-negative integer categories are looked up by value, with no encoding pass:
+        column v of the table holds value v, and every other column holds the unseen-value term,
+        the last one (``cats[-1] + 1``) serving every value above the largest category (through
+        ``mode="clip"``) or below 0. Other categories are encoded first; code −1 (unseen) wraps to
+        the last column, the unseen term.
+        """
+        columns = np.ascontiguousarray(X.T)  # (d, n): one transposing copy, then contiguous rows
+        for j, col in enumerate(columns):
+            cats = self.categories_[j]
+            flp, unseen = self.feature_log_prob_[j], self._unseen_log_prob(j)[:, None]
+            if _by_value(cats, col):
+                table = np.repeat(unseen, int(cats[-1]) + 2, axis=1)
+                table[:, cats] = flp[:, : cats.shape[0]]
+                if col.min() < 0:
+                    col = np.where(col < 0, np.intp(table.shape[1] - 1), col)
+                yield table, col, "clip"
+            else:
+                yield np.hstack([flp, unseen]), encode(col, cats), "wrap"
 
     def _joint_log_likelihood(self, X):
-        jll = np.tile(self.class_log_prior_, (X.shape[0], 1))  # (n, K)
-        for _, terms in self._log_terms(X):
-            jll += terms
-        return jll
+        # accumulated class-major (K, n), so that every feature adds one contiguous gather
+        jll = np.repeat(self.class_log_prior_[:, None], X.shape[0], axis=1)
+        terms = np.empty_like(jll)
+        for table, index, mode in self._term_tables(X):
+            jll += table.take(index, axis=1, mode=mode, out=terms)
+        return jll.T
 
     def _explain_terms(self, X):
-        terms = np.vstack([t for _, t in self._log_terms(X)])  # (d, K)
+        terms = np.vstack([t.take(i, axis=1, mode=m).T for t, i, m in self._term_tables(X)])
         values = [v.item() if hasattr(v, "item") else v for v in X[0].tolist()]
-        return np.arange(X.shape[1]), values, terms
+        return np.arange(X.shape[1]), values, terms  # terms (d, K)
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
