@@ -37,6 +37,7 @@ from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..utils import Interval, StrOptions, check_sample_weight
 from ._base import LinearModel, center_data, gram, rescale_rows, set_intercept
+
 __all__ = ["Ridge", "ridge_primal", "ridge_dual", "ridge_svd", "ridge_cg"]
 
 
