@@ -144,7 +144,8 @@ def test_gd_reaches_the_exact_solution(name):
     # gd stops on ‖∇F‖₂ <= tol in standardised coordinates θ′ = Dθ (w′ = σw, b′ = b + mᵀw),
     # where ∇²F′ = D⁻ᵀ∇²F D⁻¹; μ′ = λ_min of that, so ‖θ′ − θ′*‖₂ <= tol/μ′, and
     # θ − θ* = D⁻¹(θ′ − θ′*) gives ‖w − w*‖∞ <= tol/(μ′·min σ). The data are standardised
-    # already (σ = 1, m = 0), so D = I: ‖θ − θ*‖∞ <= (1e-7 + √p·1e-12)/μ, a theorem (measured worst 0.24 of it)
+    # already (σ = 1, m = 0), so D = I: ‖θ − θ*‖∞ <= (1e-7 + √p·1e-12)/μ, a theorem
+    # (measured worst 0.24 of it)
     mu, _, p = curvature(exact, X, y)
     assert np.max(np.abs(gd.coef_ - exact.coef_)) <= (1e-7 + np.sqrt(p) * 1e-12) / mu
 

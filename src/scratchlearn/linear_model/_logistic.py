@@ -146,8 +146,8 @@ def newton_solve(fun, hess, theta, *, tol, max_iter, stop_early=None):
     Stops when ‖∇F‖∞ <= tol ("grad_norm", the criterion), when ``stop_early(θ)`` is true
     ("separable"), after ``max_iter`` steps ("max_iter"), or "stalled" before the criterion
     is met: no step decreases F nor ‖∇F‖∞, or a step improves F by <= 10⁻¹⁵|F| (F's
-    floating-point resolution) without lowering ‖∇F‖∞. Returns (θ, stop_reason, n_iter, history) with history
-    {"objective": F, "grad_norm": ‖∇F‖∞}, start plus one entry per step.
+    floating-point resolution) without lowering ‖∇F‖∞. Returns (θ, stop_reason, n_iter,
+    history), history {"objective": F, "grad_norm": ‖∇F‖∞}: the start, then one per step.
     """
     F, g = fun(theta)
     hist = {"objective": [F], "grad_norm": [float(np.max(np.abs(g)))]}
