@@ -47,6 +47,16 @@ def _binary(n, d, seed=0):
     return X, (rng.random(n) < p).astype(int)
 
 
+def _three_classes(n, d, seed=0):
+    """Softmax labels from random class weights on standard normal features (fixed seed)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    Z = X @ (rng.standard_normal((d, 3)) / np.sqrt(d))
+    P = np.exp(Z - Z.max(axis=1, keepdims=True))
+    P /= P.sum(axis=1, keepdims=True)
+    return X, (rng.random(n)[:, None] > np.cumsum(P, axis=1)).sum(axis=1)
+
+
 def _digits():
     from sklearn.datasets import load_digits
 
@@ -151,5 +161,15 @@ CASES += [
         target_fit=1.5,
         target_predict=1.2,
         note="X/16, both lbfgs, tol=1e-4; agree = relative objective difference",
+    ),
+    Case(
+        "LogisticRegression multinomial 5000x50 3 classes lbfgs",
+        lambda: _three_classes(5_000, 50),
+        lambda: ours.LogisticRegression(C=1.0, solver="lbfgs", tol=1e-4),
+        lambda: sk.LogisticRegression(C=1.0, solver="lbfgs", tol=1e-4),
+        agree=_objective_rel(1.0),
+        target_fit=1.5,
+        target_predict=1.2,
+        note="both lbfgs, C=1, tol=1e-4, max_iter=100: per-call overhead dominates here",
     ),
 ]
