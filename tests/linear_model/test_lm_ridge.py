@@ -231,10 +231,10 @@ def test_alpha_zero_singular_design_falls_back():
     with pytest.warns(LinAlgWarning, match="dual ridge system"):
         dual = Ridge(alpha=0.0, solver="dual", fit_intercept=False).fit(X0, Y_DIA[:5])
     ref = sk.LinearRegression(fit_intercept=False).fit(X0, Y_DIA[:5])  # min-norm interpolant
-    assert (
-        dual.solver_ == "dual"
-        and rel(dual.coef_, ref.coef_) <= 5 * np.linalg.cond(X0[1:]) ** 2 * EPS
-    )
+    # the fallback works on K (κ(K) = κ(X)² over the nonzero singular values): entries are
+    # inner products of length d (dε), the SVD of the n × n K adds nε: d·n·κ²·ε
+    k2 = np.linalg.cond(X0[1:]) ** 2
+    assert dual.solver_ == "dual" and rel(dual.coef_, ref.coef_) <= 10 * 5 * k2 * EPS
 
 
 def test_bad_input():
