@@ -203,7 +203,7 @@ def test_gd_stopping_rules():
 
 def test_direct_solve_record():
     m = LinearRegression().fit(X_DIA, Y_DIA)
-    assert m.n_iter_ is None and m.history_ is None and m.stop_reason_ == "converged"
+    assert m.n_iter_ == 1 and m.history_ is None and m.stop_reason_ == "converged"
 
 
 def test_gd_gradient_is_correct():

@@ -231,8 +231,9 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
     intercept_ : float or ndarray of shape (n_targets,)
     solver_ : str
         The solver actually used ("normal", "lstsq" or "gd").
-    n_iter_ : int or None
-        Iterations of ``solver="gd"``; None for a direct solve (which is not iterative).
+    n_iter_ : int
+        Iterations of ``solver="gd"``; 1 for a direct solve (one factorisation: an estimator
+        with ``max_iter`` reports n_iter_ >= 1 in scikit-learn's contract).
     history_ : dict or None
         ``solver="gd"``: {"objective": J per iteration, "grad_norm": ‖∇J‖₂}, start included;
         None for a direct solve.
@@ -293,7 +294,7 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
                 X, y, s, fit_intercept=self.fit_intercept, solver=self.solver
             )
             self.coef_, self.intercept_ = w, b
-            self._record_fit(None, None, "converged", criterion="a direct solve")
+            self._record_fit(1, None, "converged", criterion="a direct solve")
             return self
         if y.ndim > 1:
             raise ValueError("solver='gd' fits a single target; y must be 1-dimensional.")
@@ -387,9 +388,7 @@ class PolynomialRegression(LinearModel, RegressorMixin, BaseEstimator):
         inner.fit(Phi, y, sample_weight=sample_weight)
         self.powers_ = self.features_.powers_
         self.coef_, self.intercept_, self.solver_ = inner.coef_, inner.intercept_, inner.solver_
-        self._record_fit(
-            inner.n_iter_, inner.history_, inner.stop_reason_, criterion="a direct solve"
-        )
+        self._record_fit(None, None, "converged", criterion="a direct solve")
         return self
 
     def predict(self, X):

@@ -172,8 +172,9 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
     intercept_ : float or ndarray of shape (n_targets,)
     solver_ : str
         Solver actually used.
-    n_iter_ : ndarray of shape (n_targets,) or None
-        CG iterations per target ("sparse_cg"); None for the direct solvers.
+    n_iter_ : ndarray of shape (n_targets,) or int
+        CG iterations per target ("sparse_cg"); 1 for the direct solvers (scikit-learn's Ridge
+        says None, but its common checks require n_iter_ >= 1 of an estimator with max_iter).
     history_ : dict, list of dict, or None
         "sparse_cg": {"objective": Σ sᵢ(yᵢ − ȳ − (xᵢ − x̄)ᵀw)² + α‖w‖², "grad_norm": ‖r‖₂}
         per iteration, start included, where r = XcᵀWyc − (XcᵀWXc + αI)w is half the
@@ -234,7 +235,7 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
             )
         else:
             W, self.solver_ = self._solve_direct(solver, Xc, Yc, s, x_off, alpha)
-            self._record_fit(None, None, "converged", criterion="a direct solve")
+            self._record_fit(1, None, "converged", criterion="a direct solve")
         coef = W.T  # (k, d)
         intercept = set_intercept(coef, x_off, y_off, self.fit_intercept)
         if one_target:
