@@ -7,7 +7,8 @@ X, Xc      design (n, d) and its weighted-centred version (see ``_base``)
 s          sample weights; W = diag(s)
 w, b       coefficients and intercept;  r = Xw + b − y the residuals
 G          Gram matrix XcᵀWXc (d, d);  κ(·) a 2-norm condition number
-Φ          polynomial basis of X (n, p), all monomials of degree 1..degree
+Z, H       standardised design (gradient descent) and the Hessian ZᵀWZ/Σs of its objective
+λ₋, λ₊     smallest positive and largest eigenvalues of H;  κ = λ₊/λ₋
 
 Objective
 ---------
@@ -16,58 +17,60 @@ Objective
     \\min_{w,b} \\sum_i s_i (x_i^T w + b - y_i)^2
 
 Exact solvers. The normal equations G w = XcᵀW yc are solved by a Cholesky factorisation of
-G when G is well conditioned, and otherwise by the singular value decomposition of √W Xc
+G (:func:`scratchlearn.utils.spd_solve`), or by the singular value decomposition of √W Xc
 (LAPACK ``gelsd``), which returns the minimum-norm solution when Xc is rank deficient.
 Forming G squares the condition number (κ(G) = κ(Xc)²), so Cholesky loses about twice as many
-digits as a factorisation of Xc itself; we therefore use it only when the condition number of
-the *column-scaled* Gram matrix (its correlation matrix, which is what governs the accuracy of
-Cholesky) is below 1e6, where its relative error is at most ~1e-10. Anything worse (NIST
-Longley, Wampler, high-degree polynomials, collinear or constant columns) goes through the
-SVD, which keeps about 16 − log10 κ(Xc) digits.
+digits as a factorisation of Xc itself. ``solver="auto"`` therefore *chooses* Cholesky only
+when the condition number of the column-scaled Gram matrix (its correlation matrix, which is
+what governs the accuracy of Cholesky) is below 1e6, where its relative error is at most
+~1e-10, and the SVD otherwise (NIST Longley, Wampler, high-degree polynomials, collinear or
+constant columns): the SVD keeps about 16 − log10 κ(Xc) digits. That choice is silent. A
+*fallback* is not: ``solver="normal"`` on a Gram matrix that is singular in floating point
+(Cholesky breaks down, or n < d makes it singular by construction) solves by the SVD of
+√W Xc instead, with a :class:`~scratchlearn.exceptions.LinAlgWarning`.
+
+Gradient descent (``solver="gd"``) minimises J(θ) = (1/2Σs) Σ sᵢ (zᵢᵀv + c − yᵢ)², a
+quadratic with Hessian H (in v; 1 in c), in the standardised coordinates zᵢ = (xᵢ − x̄)/σ.
+Plain steps of 1/λ₊ contract the error by (1 − 1/κ) per iteration, O(κ) iterations; the
+default uses Nesterov's accelerated gradient with the same step and the momentum
+β = (√κ − 1)/(√κ + 1), which contracts it by about (1 − 1/√κ), O(√κ) iterations
+(Nesterov, *Introductory Lectures on Convex Optimization*, 2004, §2.2).
 """
 
 from __future__ import annotations
 
 import numbers
 import warnings
-from itertools import combinations, combinations_with_replacement
 
 import numpy as np
-import scipy.linalg as sla
 import scipy.sparse as sp
 
 from ..base import BaseEstimator, RegressorMixin
-from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight
-from ._base import (
-    LinearModel,
-    center_data,
-    gram,
-    lipschitz_constant,
-    rescale_rows,
-    set_intercept,
+from ..exceptions import LinAlgWarning
+from ..optim import GradientDescent
+from ..preprocessing import PolynomialFeatures
+from ..utils import (
+    Interval,
+    StrOptions,
+    check_is_fitted,
+    check_sample_weight,
+    min_norm_lstsq,
+    spd_solve,
 )
+from ._base import LinearModel, center_data, gram, rescale_rows, set_intercept, standardise
+from ._ridge import Ridge
 
 __all__ = [
     "LinearRegression",
     "PolynomialRegression",
+    "least_squares",
+    "least_squares_gd",
     "least_squares_loss_grad",
-    "solve_lstsq",
-    "solve_normal_equations",
+    "nesterov_step_and_momentum",
 ]
 
-# κ of the column-scaled Gram matrix above which Cholesky is not trusted (see module docstring).
+# κ of the column-scaled Gram matrix above which "auto" prefers the SVD (module docstring).
 _GRAM_COND_MAX = 1e6
-
-
-def solve_lstsq(X, y):
-    """w = argmin ‖Xw − y‖², minimum ‖w‖ among minimisers (SVD, LAPACK gelsd).
-
-    Singular values below max(n, d)·ε·σ_max count as zero: centring makes Xc rank deficient
-    by construction when n <= d, and keeping a rounding-level singular value would add an
-    arbitrary O(1) component to w."""
-    cond = max(X.shape) * np.finfo(np.float64).eps
-    w, *_ = sla.lstsq(X, y, cond=cond, lapack_driver="gelsd", check_finite=False)
-    return w
 
 
 def gram_condition(G):
@@ -80,35 +83,52 @@ def gram_condition(G):
     return np.inf if ev[0] <= 0 else ev[-1] / ev[0]
 
 
-def solve_normal_equations(G, c):
-    """w = G⁻¹c for a symmetric positive definite G (Cholesky G = LLᵀ, two triangular solves).
+def _svd_solution(Xc, yc, s_eff, x_offset):
+    """w = argmin ‖√W (Xc w − yc)‖ of least norm, from the SVD of √W Xc (densified if sparse)."""
+    if sp.issparse(Xc):  # the SVD needs the dense centred matrix
+        Xc = Xc.toarray() - x_offset
+    Xs, ys = (Xc, yc) if s_eff is None else rescale_rows(Xc, yc, s_eff)
+    return min_norm_lstsq(Xs, ys)
 
-    Returns None when G is not numerically positive definite, so the caller can fall back.
-    """
-    try:
-        factor = sla.cho_factor(G, lower=True, check_finite=False)
-    except sla.LinAlgError:
-        return None
-    return sla.cho_solve(factor, c, check_finite=False)
+
+def _singular_by_shape_warning(n, d):
+    warnings.warn(
+        f"the normal equations XcᵀWXc w = XcᵀWyc are singular by construction with n={n} "
+        f"samples and d={d} features; took the minimum-norm solution from the SVD of √W·Xc.",
+        LinAlgWarning,
+        stacklevel=4,
+    )
 
 
 def least_squares(X, y, s, *, fit_intercept, solver):
-    """Exact weighted least squares; returns (w of shape (k, d) or (d,), b, solver used)."""
+    """Exact weighted least squares; returns (w of shape (k, d) or (d,), b, solver used).
+
+    "auto" chooses Cholesky of G = XcᵀWXc when the column-scaled κ(G) < 1e6 (and never for a
+    dense X with fewer samples than features, where G is singular), the SVD of √W Xc otherwise.
+    "normal" insists on Cholesky and falls back to that SVD, with a LinAlgWarning, when G is
+    singular. "lstsq" always takes the SVD (densifying a sparse X)."""
     Xc, yc, x_offset, y_offset = center_data(X, y, fit_intercept=fit_intercept, sample_weight=s)
     s_eff = None if np.all(s == 1.0) else s
     n, d = X.shape
+    singular = n - int(fit_intercept) < d and not sp.issparse(X)  # rank(Xc) < d for sure
     w, used = None, "lstsq"
-    if solver in ("auto", "normal") and (n >= d or sp.issparse(X)):
+    if solver == "normal" and singular:
+        _singular_by_shape_warning(n, d)
+    elif solver == "normal" or (solver == "auto" and not singular):
         G, c = gram(Xc, yc, s_eff, x_offset, fit_intercept)
         if solver == "normal" or gram_condition(G) < _GRAM_COND_MAX:
-            w = solve_normal_equations(G, c)
             used = "normal"
+
+            def svd_fallback():  # the SVD of √W·Xc keeps twice the digits of one of G
+                nonlocal used
+                used = "lstsq"
+                return _svd_solution(Xc, yc, s_eff, x_offset)
+
+            w = spd_solve(
+                G, c, fallback=svd_fallback, what="the normal equations XcᵀWXc w = XcᵀWyc"
+            )
     if w is None:
-        used = "lstsq"
-        if sp.issparse(Xc):  # SVD needs the dense centred matrix
-            Xc = Xc.toarray() - x_offset
-        Xs, ys = (Xc, yc) if s_eff is None else rescale_rows(Xc, yc, s_eff)
-        w = solve_lstsq(Xs, ys)
+        w = _svd_solution(Xc, yc, s_eff, x_offset)
     w = w.T  # (d,) or (k, d)
     return w, set_intercept(w, x_offset, y_offset, fit_intercept), used
 
@@ -125,28 +145,51 @@ def least_squares_loss_grad(theta, Z, y, s_bar, fit_intercept):
     return 0.5 * (sr @ r), grad
 
 
-def least_squares_gd(X, y, s, *, fit_intercept, learning_rate, max_iter, tol, gtol):
-    """Batch gradient descent on J(θ) = (1/2Σs) Σ sᵢ (zᵢᵀv + c − yᵢ)², θ = (v, c), with
-    the gradient of :func:`least_squares_loss_grad`, on standardised features
-    zᵢ = (xᵢ − x̄)/σ (σ the weighted standard deviation, 1 for constant columns), so one
-    learning rate suits every feature scale; the solution maps back as w = v/σ, b = c − x̄ᵀw.
-    Returns (w, b, OptimizeResult).
-    """
-    from ..optim import GradientDescent
+def nesterov_step_and_momentum(Z, s_bar):
+    """η = 1/λ₊ and β = (√κ − 1)/(√κ + 1), κ = λ₊/λ₋, for J's Hessian H = Zᵀdiag(s̄)Z.
 
+    These are the step and constant momentum with which Nesterov's method contracts the error
+    of a quadratic by about (1 − 1/√κ) per iteration. λ₋ is the smallest *positive* eigenvalue
+    (above d·ε·λ₊): directions of H's null space get no gradient from the start θ₀ = 0, so
+    they never move. λ₊ is floored at 1, the curvature of J in the intercept c. The spectrum
+    comes from ``eigvalsh`` of the d × d matrix H, O(nd² + d³): the price of one direct solve.
+    """
+    d = Z.shape[1]
+    H = Z.T @ (s_bar[:, None] * Z)  # (d, d)
+    lam = np.linalg.eigvalsh(H)
+    lam_max = max(lam[-1], 1.0)
+    positive = lam[lam > d * np.finfo(np.float64).eps * lam_max]
+    if positive.size == 0:  # every column constant: the gradient in v is zero throughout
+        return 1.0 / lam_max, 0.0
+    root_kappa = np.sqrt(lam_max / positive[0])
+    return 1.0 / lam_max, (root_kappa - 1.0) / (root_kappa + 1.0)
+
+
+def least_squares_gd(X, y, s, *, fit_intercept, learning_rate, max_iter, tol, gtol):
+    """Gradient descent on J(θ) = (1/2Σs) Σ sᵢ (zᵢᵀv + c − yᵢ)², θ = (v, c), on standardised
+    features zᵢ = (xᵢ − x̄)/σ (``standardise``), so one step size suits every feature scale;
+    the solution maps back as w = v/σ, b = c − x̄ᵀw. Returns (w, b, OptimizeResult).
+
+    learning_rate="auto": Nesterov's accelerated gradient with η = 1/λ₊ and the momentum of
+    :func:`nesterov_step_and_momentum`, O(√κ) iterations. A float: plain gradient descent
+    θₜ₊₁ = θₜ − η∇J(θₜ), O(κ) iterations, stable for η < 2/λ₊.
+    """
     s_bar = s / s.sum()
-    x_mean = s_bar @ X if fit_intercept else np.zeros(X.shape[1])
-    sigma = np.sqrt(s_bar @ (X - x_mean) ** 2)
-    sigma[sigma == 0.0] = 1.0
-    Z = (X - x_mean) / sigma
+    Z, x_mean, sigma = standardise(X, s_bar, fit_intercept)
     d = X.shape[1]
     if learning_rate == "auto":
-        learning_rate = 1.0 / max(lipschitz_constant(Z, s), 1.0)
-    gd = GradientDescent(learning_rate=learning_rate, tol=tol, gtol=gtol, max_iter=max_iter)
+        eta, beta = nesterov_step_and_momentum(Z, s_bar)
+    else:
+        eta, beta = learning_rate, 0.0
+    gd = GradientDescent(
+        learning_rate=eta, momentum=beta, nesterov=True, tol=tol, gtol=gtol, max_iter=max_iter
+    )
     theta0 = np.zeros(d + int(fit_intercept))
-    if fit_intercept:  # Z is centred, so ∂J/∂c = 0 at c = ȳ whatever v: start there
+    if fit_intercept:  # Z is centred, so ∂J/∂c = c − ȳ whatever v: start (and stay) at c = ȳ
         theta0[d] = s_bar @ y
-    res = gd.minimize(lambda th: least_squares_loss_grad(th, Z, y, s_bar, fit_intercept), theta0)
+    res = gd.minimize(
+        lambda th: least_squares_loss_grad(th, Z, y, s_bar, fit_intercept), theta0, warn=False
+    )
     w = res.x[:d] / sigma
     b = (res.x[d] - x_mean @ w) if fit_intercept else 0.0
     return w, b, res
@@ -160,21 +203,25 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
     fit_intercept : bool, default=True
         Fit b by centring X and y (weighted means), so that b = ȳ − x̄ᵀw.
     solver : {"auto", "normal", "lstsq", "gd"}, default="auto"
-        "normal": Cholesky of the Gram matrix XcᵀWXc, with the SVD fallback when it is not
-        positive definite. "lstsq": SVD of √W Xc, minimum-norm solution when rank deficient.
-        "auto": "normal" when the column-scaled Gram matrix has κ < 1e6, otherwise "lstsq"
-        (see the module docstring for why). "gd": batch gradient descent on
+        "normal": Cholesky of the Gram matrix XcᵀWXc; when it is singular in floating point,
+        the SVD of √W Xc instead, announced by a LinAlgWarning (``solver_`` is then "lstsq").
+        "lstsq": SVD of √W Xc, minimum-norm solution when rank deficient (densifies sparse X).
+        "auto": chooses "normal" when the column-scaled Gram matrix has κ < 1e6, "lstsq"
+        otherwise, silently (see the module docstring for why). "gd": gradient descent on
         J = (1/2Σs) Σ sᵢ(xᵢᵀw + b − yᵢ)² with :class:`scratchlearn.optim.GradientDescent`,
-        on internally standardised features (single target only).
+        on internally standardised features (dense X, single target only).
     learning_rate : float or "auto", default="auto"
-        Step size for ``solver="gd"`` in the standardised coordinates; "auto" is 1/L with L the
-        largest eigenvalue of the (standardised) Hessian, estimated by power iteration.
+        ``solver="gd"``, in the standardised coordinates. "auto": step 1/λ₊ with Nesterov's
+        momentum β = (√κ − 1)/(√κ + 1) from the Hessian's spectrum, O(√κ) iterations. A float:
+        plain gradient descent with that step (no momentum), O(κ) iterations.
     max_iter : int, default=1000
-        Iteration cap for ``solver="gd"``.
+        Iteration cap for ``solver="gd"``. Nesterov's method needs about
+        √κ · ln(‖∇J(θ₀)‖/gtol) iterations: 1000 covers κ up to ~3000 for a gradient reduced
+        by 1e8 (standardised diabetes: κ = 470, 248 iterations).
     tol : float, default=1e-8
         ``solver="gd"`` stops when |J(θₜ) − J(θₜ₋₁)| <= tol.
     gtol : float, default=1e-6
-        ``solver="gd"`` stops when ‖∇J(θₜ)‖ <= gtol.
+        ``solver="gd"`` stops when ‖∇J(θₜ)‖₂ <= gtol.
     copy_X : bool, default=True
         Kept for scikit-learn compatibility: X is never modified in place.
 
@@ -184,9 +231,15 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
     intercept_ : float or ndarray of shape (n_targets,)
     solver_ : str
         The solver actually used ("normal", "lstsq" or "gd").
-    n_iter_, history_, stop_reason_ : int, dict or None, str
-        For ``solver="gd"``: iterations, {"J": [...], "grad_norm": [...]} and the stopping
-        rule that fired. A direct solve reports 1, None and "converged".
+    n_iter_ : int
+        Iterations of ``solver="gd"``; 1 for a direct solve (one factorisation: an estimator
+        with ``max_iter`` reports n_iter_ >= 1 in scikit-learn's contract).
+    history_ : dict or None
+        ``solver="gd"``: {"objective": J per iteration, "grad_norm": ‖∇J‖₂}, start included;
+        None for a direct solve.
+    stop_reason_ : str
+        ``solver="gd"``: "cost_change" or "grad_norm" (criterion met) or "max_iter" (with a
+        ConvergenceWarning); "converged" for a direct solve.
     """
 
     _parameter_constraints = {
@@ -226,70 +279,44 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Fit the least-squares coefficients; returns self."""
         self._validate_params()
-        sparse_ok = self.solver != "gd"
         X, y = self._validate_data(
             X,
             y,
-            accept_sparse=["csr", "csc"] if sparse_ok else False,
+            accept_sparse=["csr", "csc"] if self.solver != "gd" else False,
             dtype=np.float64,
             y_numeric=True,
             multi_output=True,
         )
         y = np.asarray(y, dtype=np.float64)
         s = check_sample_weight(sample_weight, X)
-        self.n_iter_, self.history_, self.stop_reason_ = 1, None, "converged"  # direct solve
-        if self.solver == "gd":
-            if y.ndim > 1:
-                raise ValueError("solver='gd' fits a single target; y must be 1-dimensional.")
-            w, b, res = least_squares_gd(
-                X,
-                y,
-                s,
-                fit_intercept=self.fit_intercept,
-                learning_rate=self.learning_rate,
-                max_iter=self.max_iter,
-                tol=self.tol,
-                gtol=self.gtol,
-            )
-            self.n_iter_, self.history_, self.stop_reason_ = (
-                res.n_iter,
-                res.history,
-                res.stop_reason,
-            )
-            used = "gd"
-        else:
-            w, b, used = least_squares(
+        if self.solver != "gd":
+            w, b, self.solver_ = least_squares(
                 X, y, s, fit_intercept=self.fit_intercept, solver=self.solver
             )
-        self.coef_, self.intercept_, self.solver_ = w, b, used
+            self.coef_, self.intercept_ = w, b
+            self._record_fit(1, None, "converged", criterion="a direct solve")
+            return self
+        if y.ndim > 1:
+            raise ValueError("solver='gd' fits a single target; y must be 1-dimensional.")
+        self.coef_, self.intercept_, res = least_squares_gd(
+            X,
+            y,
+            s,
+            fit_intercept=self.fit_intercept,
+            learning_rate=self.learning_rate,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            gtol=self.gtol,
+        )
+        self.solver_ = "gd"
+        self._record_fit(
+            res.n_iter,
+            res.history,
+            res.stop_reason,
+            criterion=f"|ΔJ| <= tol={self.tol} or ‖∇J‖₂ <= gtol={self.gtol}",
+            met={"cost_change", "grad_norm"},
+        )
         return self
-
-
-def polynomial_powers(d, degree, interaction_only=False):
-    """Exponent matrix P (p, d) of every monomial ∏ⱼ xⱼ^{Pₘⱼ} with 1 <= Σⱼ Pₘⱼ <= degree, in
-    graded order and, within a degree, in the lexicographic order of the feature indices
-    (the column order of scikit-learn's PolynomialFeatures without its bias column)."""
-    pick = combinations if interaction_only else combinations_with_replacement
-    rows = []
-    for deg in range(1, degree + 1):
-        for idx in pick(range(d), deg):
-            row = np.zeros(d, dtype=np.int64)
-            np.add.at(row, list(idx), 1)
-            rows.append(row)
-    return np.array(rows, dtype=np.int64).reshape(-1, d)
-
-
-def polynomial_basis(X, powers):
-    """Φ[i, m] = ∏ⱼ X[i, j] ** P[m, j], built column by column from lower-degree columns."""
-    n = X.shape[0]
-    Phi = np.empty((n, powers.shape[0]))  # (n, p)
-    for m, p in enumerate(powers):
-        nz = np.flatnonzero(p)
-        col = np.ones(n)
-        for j in nz:
-            col = col * X[:, j] ** p[j]
-        Phi[:, m] = col
-    return Phi
 
 
 class PolynomialRegression(LinearModel, RegressorMixin, BaseEstimator):
@@ -300,10 +327,11 @@ class PolynomialRegression(LinearModel, RegressorMixin, BaseEstimator):
         \\min_{w,b} \\sum_i s_i (\\phi(x_i)^T w + b - y_i)^2 + \\alpha \\|w\\|^2
 
     with φ(x) every monomial of the features of total degree 1..``degree`` (for one feature,
-    φ(x) = [x, x², …, x^degree]), columns in scikit-learn's ``PolynomialFeatures`` order. The
-    constant monomial is the intercept b, never penalised. alpha = 0 is solved like
-    :class:`LinearRegression` (SVD when the basis is ill conditioned, as high degrees are);
-    alpha > 0 like :class:`Ridge`.
+    φ(x) = [x, x², …, x^degree]). The model is the composition of
+    :class:`~scratchlearn.preprocessing.PolynomialFeatures` (``include_bias=False``: the
+    constant monomial is the intercept b, never penalised) with :class:`LinearRegression`
+    (alpha = 0; the SVD when the basis is ill conditioned, as high degrees are) or
+    :class:`Ridge` (alpha > 0).
 
     Parameters
     ----------
@@ -318,7 +346,13 @@ class PolynomialRegression(LinearModel, RegressorMixin, BaseEstimator):
     coef_ : ndarray of shape (n_output_features,) or (n_targets, n_output_features)
     intercept_ : float or ndarray
     powers_ : ndarray of shape (n_output_features, n_features)
-        Exponents of each basis column.
+        Exponents of each basis column (``PolynomialFeatures.powers_``, no bias row).
+    features_ : PolynomialFeatures
+        The fitted basis expansion.
+    solver_ : str
+        The linear solver's ``solver_``.
+    n_iter_, history_, stop_reason_ : None, None, "converged"
+        Both linear solvers used here are direct solves.
     """
 
     _parameter_constraints = {
@@ -340,25 +374,25 @@ class PolynomialRegression(LinearModel, RegressorMixin, BaseEstimator):
         return t
 
     def fit(self, X, y, sample_weight=None):
-        """Expand X into the polynomial basis and fit; returns self."""
+        """Expand X into the polynomial basis Φ and fit the linear model on Φ; returns self."""
         self._validate_params()
         X, y = self._validate_data(X, y, dtype=np.float64, y_numeric=True, multi_output=True)
-        self.powers_ = polynomial_powers(X.shape[1], self.degree, self.interaction_only)
-        Phi = polynomial_basis(X, self.powers_)
+        self.features_ = PolynomialFeatures(
+            self.degree, interaction_only=self.interaction_only, include_bias=False
+        ).fit(X)
+        Phi = self.features_.transform(X)  # (n, p)
         if self.alpha > 0:
-            from ._ridge import Ridge
-
             inner = Ridge(alpha=self.alpha, fit_intercept=self.fit_intercept)
         else:
             inner = LinearRegression(fit_intercept=self.fit_intercept)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # Φ has no feature names
-            inner.fit(Phi, y, sample_weight=sample_weight)
-        self.coef_, self.intercept_ = inner.coef_, inner.intercept_
+        inner.fit(Phi, y, sample_weight=sample_weight)
+        self.powers_ = self.features_.powers_
+        self.coef_, self.intercept_, self.solver_ = inner.coef_, inner.intercept_, inner.solver_
+        self._record_fit(None, None, "converged", criterion="a direct solve")
         return self
 
     def predict(self, X):
         """Predictions φ(X) w + b."""
         check_is_fitted(self, "coef_")
         X = self._validate_data(X, reset=False, dtype=np.float64)
-        return polynomial_basis(X, self.powers_) @ self.coef_.T + self.intercept_
+        return self.features_.transform(X) @ self.coef_.T + self.intercept_

@@ -23,6 +23,14 @@ The seed's form (1/2n)‖y − Xw − b‖² + λ‖w‖² is the same problem s
 * CG:      conjugate gradients on the primal system with matrix-vector products only, so a
            sparse X is never densified; the centring is applied implicitly,
            Xc v = X v − 1 (x̄ᵀv).
+
+The Cholesky solves go through :func:`scratchlearn.utils.spd_solve`. For α > 0 both systems
+are positive definite in exact arithmetic; in floating point they can fail only when α is
+below the rounding of the Gram (or kernel) matrix and that matrix is singular, α = 0 included.
+The declared fallbacks, announced by a LinAlgWarning: the primal system takes the SVD of the
+data √W Xc (the SVD formula above, exact for every α >= 0 and about twice the digits of an SVD
+of the Gram matrix); the dual system takes its own minimum-norm solution c, which lies in the
+range of Xc, so that w = Xcᵀc is the minimum-norm w.
 """
 
 from __future__ import annotations
@@ -34,47 +42,50 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from ..base import BaseEstimator, RegressorMixin
-from ..exceptions import ConvergenceWarning
-from ..utils import Interval, StrOptions, check_sample_weight
+from ..utils import Interval, StrOptions, check_sample_weight, spd_solve
 from ._base import LinearModel, center_data, gram, rescale_rows, set_intercept
 
 __all__ = ["Ridge", "ridge_primal", "ridge_dual", "ridge_svd", "ridge_cg"]
 
 
-def ridge_primal(G, c, alpha):
-    """w = (G + αI)⁻¹ c with G = XcᵀXc, c = Xcᵀyc: add α to the diagonal, Cholesky solve.
+def ridge_primal(G, c, alpha, fallback):
+    """w = (G + αI)⁻¹ c with G = XcᵀWXc, c = XcᵀWyc: add α to the diagonal, Cholesky solve.
 
-    G (d, d), c (d, k), alpha (k,); one factorisation per distinct α. Returns None if
-    G + αI is not numerically positive definite (α = 0 on a singular G)."""
+    G (d, d), c (d, k), alpha (k,); one factorisation per distinct α. G + αI is positive
+    definite in exact arithmetic for α > 0, but not in floating point when α is below the
+    rounding of G's largest entries and G is singular (or α = 0): ``fallback(cols)`` then
+    returns the solution of the targets ``cols`` by another route (Ridge: the SVD of √W Xc),
+    announced by a LinAlgWarning."""
     d = G.shape[0]
     W = np.empty((d, c.shape[1]))
     for a in np.unique(alpha):
         cols = alpha == a
-        A = G + a * np.eye(d)
-        try:
-            W[:, cols] = sla.cho_solve(
-                sla.cho_factor(A, check_finite=False), c[:, cols], check_finite=False
-            )
-        except sla.LinAlgError:
-            return None
+        W[:, cols] = spd_solve(
+            G + a * np.eye(d),
+            c[:, cols],
+            fallback=lambda cols=cols: fallback(cols),
+            what=f"the ridge system (XcᵀWXc + αI) w = XcᵀWyc with α={a:g}",
+        )
     return W
 
 
 def ridge_dual(X, Y, alpha):
-    """w = Xᵀ (XXᵀ + αI)⁻¹ y: the kernel form, an n × n system (cheaper when d > n)."""
+    """w = Xᵀ (XXᵀ + αI)⁻¹ y: the kernel form, an n × n system (cheaper when d > n).
+
+    Fallback when XXᵀ + αI is singular in floating point (α = 0, or α below the rounding of
+    K's entries): the minimum-norm c of the dual system, announced by a LinAlgWarning. c then
+    lies in the range of X, so w = Xᵀc is the minimum-norm w as well."""
     K = X @ X.T  # (n, n)
     n = K.shape[0]
     C = np.empty_like(Y)
     for a in np.unique(alpha):
         cols = alpha == a
-        try:
-            C[:, cols] = sla.cho_solve(
-                sla.cho_factor(K + a * np.eye(n), check_finite=False),
-                Y[:, cols],
-                check_finite=False,
-            )
-        except sla.LinAlgError:
-            return None
+        C[:, cols] = spd_solve(
+            K + a * np.eye(n),
+            Y[:, cols],
+            fallback="lstsq",
+            what=f"the dual ridge system (XcXcᵀ + αI) c = yc with α={a:g}",
+        )
     return X.T @ C  # (d, k)
 
 
@@ -89,37 +100,40 @@ def ridge_svd(X, Y, alpha):
     return Vt.T @ (factor * UtY)
 
 
-def ridge_cg(matvec, rmatvec, Y, alpha, *, tol=1e-10, max_iter=None, trace=None):
+def ridge_cg(matvec, rmatvec, Y, alpha, *, tol=1e-10, max_iter=None):
     """Conjugate gradients on (XcᵀXc + αI) w = Xcᵀy, one target at a time.
 
-    ``matvec(v) = Xc v`` and ``rmatvec(u) = Xcᵀu``. Stops when ‖residual‖ <= tol ‖Xcᵀy‖.
-    ``trace``, a list, receives per target the relative residuals ‖r‖/‖Xcᵀy‖ (start, then one
-    per iteration). Returns (W (d, k), iterations per target)."""
+    ``matvec(v) = Xc v`` and ``rmatvec(u) = Xcᵀu`` (weights already folded into both and
+    into Y). Stops when the residual r = Xcᵀy − (XcᵀXc + αI) w has ‖r‖₂ <= tol ‖Xcᵀy‖₂. The
+    residual is half the negative gradient of the objective f(w) = ‖y − Xc w‖² + α‖w‖²,
+    ∇f = −2r, and f itself costs O(d) from it: f(w) = ‖y‖² − wᵀ(Xcᵀy + r).
+
+    Returns (W (d, k), iterations per target (k,), histories, converged per target), with one
+    history per target: {"objective": f(w), "grad_norm": ‖r‖₂ = ‖∇f‖₂/2}, start included."""
     B = np.column_stack([rmatvec(Y[:, t]) for t in range(Y.shape[1])])  # (d, k)
-    d = B.shape[0]
+    d, k = B.shape
     max_iter = max_iter or 10 * d
-    W, n_iter = np.zeros_like(B), []
-    for t in range(B.shape[1]):
-        a, w = alpha[t], np.zeros(d)
-        r = B[:, t].copy()
+    W, n_iter, histories, converged = np.zeros_like(B), np.zeros(k, dtype=np.int64), [], []
+    for t in range(k):
+        a, w, b, yy = alpha[t], np.zeros(d), B[:, t], Y[:, t] @ Y[:, t]
+        r = b.copy()
         p, rr = r.copy(), r @ r
         stop = tol**2 * rr
-        norm0 = np.sqrt(rr) if rr > 0 else 1.0
-        hist = [float(np.sqrt(rr) / norm0)]
-        it = 0
-        while rr > stop and it < max_iter:
+        hist = {"objective": [yy], "grad_norm": [np.sqrt(rr)]}
+        while rr > stop and n_iter[t] < max_iter:
             Ap = rmatvec(matvec(p)) + a * p
             step = rr / (p @ Ap)
             w += step * p
             r -= step * Ap
             rr_new = r @ r
             p = r + (rr_new / rr) * p
-            rr, it = rr_new, it + 1
-            hist.append(float(np.sqrt(rr) / norm0))
-        W[:, t], n_iter = w, n_iter + [it]
-        if trace is not None:
-            trace.append(hist)
-    return W, n_iter
+            rr, n_iter[t] = rr_new, n_iter[t] + 1
+            hist["objective"].append(yy - w @ (b + r))
+            hist["grad_norm"].append(np.sqrt(rr))
+        W[:, t] = w
+        histories.append(hist)
+        converged.append(bool(rr <= stop))
+    return W, n_iter, histories, converged
 
 
 class Ridge(LinearModel, RegressorMixin, BaseEstimator):
@@ -138,14 +152,17 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
     fit_intercept : bool, default=True
         Fit b by centring (b = ȳ − x̄ᵀw): the intercept is never penalised.
     solver : {"auto", "cholesky", "dual", "svd", "sparse_cg"}, default="auto"
-        "auto": for dense X, "cholesky" (primal) when d <= n and "dual" when d > n; for sparse
-        X, "cholesky" on the implicitly centred Gram matrix when d <= 2000, else "sparse_cg".
-        "svd" densifies sparse X. A failed Cholesky (α = 0 and a singular design) falls back
-        to "svd".
+        "auto" chooses, for dense X, "cholesky" (primal) when d <= n and "dual" when d > n;
+        for sparse X, "cholesky" on the implicitly centred Gram matrix when d <= 2000, else
+        "sparse_cg". "svd" densifies sparse X. XᵀWX + αI is positive definite in exact
+        arithmetic for α > 0, but not in floating point for α = 0 (or α below the rounding of
+        XᵀWX) on a singular design: "cholesky" then falls back to the SVD of √W Xc (``solver_``
+        "svd") and "dual" to the minimum-norm solution of its n × n system, both announced
+        by a :class:`~scratchlearn.exceptions.LinAlgWarning`.
     max_iter : int or None, default=None
         Iteration cap of "sparse_cg" (None: 10·d).
     tol : float, default=1e-10
-        Relative residual at which "sparse_cg" stops.
+        "sparse_cg" stops when ‖r‖₂ <= tol·‖XcᵀWyc‖₂, r the residual of the normal equations.
     copy_X : bool, default=True
         Kept for scikit-learn compatibility: X is never modified in place.
 
@@ -155,13 +172,17 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
     intercept_ : float or ndarray of shape (n_targets,)
     solver_ : str
         Solver actually used.
-    n_iter_ : int or list of int
-        CG iterations per target ("sparse_cg"); 1 for the direct solvers.
-    history_ : dict or None
-        "sparse_cg": {"residual_norm": relative residuals ‖r‖/‖Xcᵀy‖ per iteration} (a list
-        of such lists for several targets); None for the direct solvers.
+    n_iter_ : ndarray of shape (n_targets,) or int
+        CG iterations per target ("sparse_cg"); 1 for the direct solvers (scikit-learn's Ridge
+        says None, but its common checks require n_iter_ >= 1 of an estimator with max_iter).
+    history_ : dict, list of dict, or None
+        "sparse_cg": {"objective": Σ sᵢ(yᵢ − ȳ − (xᵢ − x̄)ᵀw)² + α‖w‖², "grad_norm": ‖r‖₂}
+        per iteration, start included, where r = XcᵀWyc − (XcᵀWXc + αI)w is half the
+        negative gradient of the objective (a list of such dicts for several targets); None
+        for the direct solvers.
     stop_reason_ : str
-        "converged" (direct solve, or every CG run met ``tol``) or "max_iter".
+        "converged" (direct solve, or every CG run met ``tol``) or "max_iter" (with a
+        ConvergenceWarning).
     """
 
     _parameter_constraints = {
@@ -202,43 +223,59 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
         if np.any(alpha < 0) or alpha.ndim != 1:
             raise ValueError(f"alpha must be non-negative, one value per target; got {alpha}.")
         Xc, Yc, x_off, y_off = center_data(X, Y, fit_intercept=self.fit_intercept, sample_weight=s)
-        self.history_, self.stop_reason_ = None, "converged"  # direct solvers
-        W, used, n_iter = self._solve(Xc, Yc, s, x_off, alpha)
+        solver = self._choose_solver(Xc)
+        if solver == "sparse_cg":
+            W, n_iter, histories, converged = self._solve_cg(Xc, Yc, s, x_off, alpha)
+            self.solver_ = "sparse_cg"
+            self._record_fit(
+                n_iter,
+                histories[0] if one_target else histories,
+                "converged" if all(converged) else "max_iter",
+                criterion=f"sparse_cg: ‖r‖₂ <= tol·‖XcᵀWyc‖₂ with tol={self.tol}",
+            )
+        else:
+            W, self.solver_ = self._solve_direct(solver, Xc, Yc, s, x_off, alpha)
+            self._record_fit(1, None, "converged", criterion="a direct solve")
         coef = W.T  # (k, d)
         intercept = set_intercept(coef, x_off, y_off, self.fit_intercept)
         if one_target:
             coef, intercept = coef[0], float(np.ravel(intercept)[0])
-        self.coef_, self.intercept_, self.solver_ = coef, intercept, used
-        self.n_iter_ = 1 if n_iter is None else n_iter
+        self.coef_, self.intercept_ = coef, intercept
         return self
 
-    def _solve(self, Xc, Yc, s, x_off, alpha):
-        """Dispatch to a solver; returns (W (d, k), solver used, CG iterations or None)."""
-        s_eff = None if np.all(s == 1.0) else s
+    def _choose_solver(self, Xc):
+        if self.solver != "auto":
+            return self.solver
         n, d = Xc.shape
-        solver = self.solver
-        if solver == "auto":
-            if sp.issparse(Xc):
-                solver = "cholesky" if d <= 2000 else "sparse_cg"
-            else:
-                solver = "cholesky" if d <= n else "dual"
-        if solver == "sparse_cg":
-            return self._solve_cg(Xc, Yc, s, x_off, alpha)
-        if solver == "cholesky":
-            G, c = gram(Xc, Yc, s_eff, x_off, self.fit_intercept)
-            W = ridge_primal(G, c, alpha)
-            if W is not None:
-                return W, "cholesky", None
         if sp.issparse(Xc):
-            Xc = Xc.toarray() - x_off
-        Xs, Ys = (Xc, Yc) if s_eff is None else rescale_rows(Xc, Yc, s_eff)
+            return "cholesky" if d <= 2000 else "sparse_cg"
+        return "cholesky" if d <= n else "dual"
+
+    def _solve_direct(self, solver, Xc, Yc, s, x_off, alpha):
+        """W (d, k) by "cholesky", "dual" or "svd"; returns (W, solver used)."""
+        s_eff = None if np.all(s == 1.0) else s
+
+        def scaled_dense():  # (√W Xc, √W Yc), densifying a sparse Xc
+            Xd = Xc.toarray() - x_off if sp.issparse(Xc) else Xc
+            return (Xd, Yc) if s_eff is None else rescale_rows(Xd, Yc, s_eff)
+
+        if solver == "cholesky":
+            used = ["cholesky"]
+
+            def svd_fallback(cols):
+                used[0] = "svd"
+                Xs, Ys = scaled_dense()
+                return ridge_svd(Xs, Ys[:, cols], alpha[cols])
+
+            G, c = gram(Xc, Yc, s_eff, x_off, self.fit_intercept)
+            return ridge_primal(G, c, alpha, svd_fallback), used[0]
+        Xs, Ys = scaled_dense()
         if solver == "dual":
-            W = ridge_dual(Xs, Ys, alpha)
-            if W is not None:
-                return W, "dual", None
-        return ridge_svd(Xs, Ys, alpha), "svd", None
+            return ridge_dual(Xs, Ys, alpha), "dual"
+        return ridge_svd(Xs, Ys, alpha), "svd"
 
     def _solve_cg(self, Xc, Yc, s, x_off, alpha):
+        """:func:`ridge_cg` with the weights √s folded into Xc and Yc."""
         root = np.sqrt(s)
         sparse = sp.issparse(Xc)
 
@@ -251,22 +288,6 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
             out = Xc.T @ su
             return out - x_off * su.sum() if sparse else out
 
-        Ys = Yc * root[:, None]
-        trace = []
-        W, n_iter = ridge_cg(
-            matvec, rmatvec, Ys, alpha, tol=self.tol, max_iter=self.max_iter, trace=trace
+        return ridge_cg(
+            matvec, rmatvec, Yc * root[:, None], alpha, tol=self.tol, max_iter=self.max_iter
         )
-        self.history_ = {"residual_norm": trace[0] if len(trace) == 1 else trace}
-        # a run that hit the cap without meeting tol (a run may meet tol on its last step)
-        if any(h[-1] > self.tol for h in trace) and max(n_iter) >= (
-            self.max_iter or 10 * Xc.shape[1]
-        ):
-            import warnings
-
-            self.stop_reason_ = "max_iter"
-            warnings.warn(
-                "Ridge sparse_cg reached max_iter before converging.",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
-        return W, "sparse_cg", n_iter
