@@ -98,25 +98,14 @@ def _polynomial_fits(fig) -> None:
 
 def _loss_curve(fig) -> None:
     """Batch gradient descent on the logistic loss of the standardised breast-cancer data."""
-    import warnings
-
     from .. import plotting
     from ..datasets import load_breast_cancer
-    from ..exceptions import ConvergenceWarning
 
     data = load_breast_cancer()
     X = np.asarray(data.data, dtype=float)
     X = (X - X.mean(axis=0)) / X.std(axis=0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)  # the curve shows where it stopped
-        model = LogisticRegression(solver="gd", max_iter=300).fit(X, data.target)
-    history = model.history_
-    # TEMPORARY: estimators not yet moved to the one fit record still name the objective "J";
-    # remove this fallback once every estimator writes {"objective": [...]}.
-    record = {"objective": history.get("objective", history.get("J"))}
-    if history.get("grad_norm") is not None:
-        record["grad_norm"] = history["grad_norm"]
-    ax = plotting.plot_loss_curve(record, ax=fig.add_subplot())
+    model = LogisticRegression(solver="gd").fit(X, data.target)  # defaults converge: no warning
+    ax = plotting.plot_loss_curve(model.history_, ax=fig.add_subplot())
     ax.set_title(
         f"LogisticRegression(solver='gd') on breast cancer: {model.n_iter_[0]} iterations, "
         f"stop: {model.stop_reason_}",
