@@ -52,7 +52,8 @@ def _bad_value(j, v):
 def unique_categories(col, j):
     """Sorted distinct values of one column (numeric: an array of numbers; else objects)."""
     if col.dtype.kind in "iu" and col.size and 0 <= col.min() and col.max() < 4 * col.size + 1024:
-        return np.flatnonzero(np.bincount(col))  # small non-negative codes: no sort needed
+        # small non-negative codes: no sort needed (cast: NumPy < 2 refuses to bincount uint64)
+        return np.flatnonzero(np.bincount(col.astype(np.intp, copy=False)))
     if col.dtype.kind in "biuf":
         return np.unique(col)
     try:
