@@ -44,9 +44,10 @@ def _dot_range(x, v, lo, hi):
     """Σ_{lo <= i < hi} xᵢvᵢ in eight interleaved partial sums s₀…s₇, added as
     ((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇)): a fixed order of additions (no
     fastmath), whatever the CPU; eight independent chains keep the adder busy."""
+    x, v = x[lo:hi], v[lo:hi]  # indices from 0: no negative-index wraparound to test
     s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
-    m = lo + (hi - lo) // 8 * 8
-    for i in range(lo, m, 8):
+    m = (hi - lo) // 8 * 8
+    for i in range(0, m, 8):
         s0 += x[i] * v[i]
         s1 += x[i + 1] * v[i + 1]
         s2 += x[i + 2] * v[i + 2]
@@ -56,7 +57,7 @@ def _dot_range(x, v, lo, hi):
         s6 += x[i + 6] * v[i + 6]
         s7 += x[i + 7] * v[i + 7]
     s = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
-    for i in range(m, hi):
+    for i in range(m, hi - lo):
         s += x[i] * v[i]
     return s
 
@@ -139,9 +140,10 @@ def _centre_into(A, m, root, out_t):
     is C-ordered whatever the shape, so this compiles once)."""
     n, d = A.shape
     for lo in range(0, n, BLOCK):
+        a, r, o = A[lo : lo + BLOCK], root[lo : lo + BLOCK], out_t[:, lo : lo + BLOCK]
         for j in range(d):
-            for i in range(lo, min(n, lo + BLOCK)):
-                out_t[j, i] = (A[i, j] - m[j]) * root[i]
+            for i in range(a.shape[0]):  # from 0: no negative-index wraparound to test
+                o[j, i] = (a[i, j] - m[j]) * r[i]
 
 
 def centred_fortran(A, m, root):
