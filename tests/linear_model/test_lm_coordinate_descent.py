@@ -228,6 +228,36 @@ def test_results_do_not_depend_on_the_thread_count():
     np.testing.assert_array_equal(runs[0][1], runs[1][1])  # NaN-aware
 
 
+def test_small_fits_compile_each_kernel_once_and_no_threaded_kernel():
+    # Numba compiles on a user's first call: one signature per kernel whatever the options
+    # (weights, positive, random order, several targets, F-ordered y columns), and the
+    # parallel=True kernels only for tall data. A fresh process, so no earlier test counts.
+    # (A kernel called only by other kernels shows 0 when its callers come from the cache.)
+    import subprocess
+    import sys
+
+    code = """
+import numpy as np
+from scratchlearn.linear_model import ElasticNet, Lasso, _cd_kernels as K
+rng = np.random.default_rng(0)
+X = rng.standard_normal((300, 5)); y = X[:, 0] + rng.standard_normal(300)
+Lasso(alpha=0.01).fit(X, y)
+Lasso(alpha=0.01, positive=True, selection="random", random_state=0).fit(X, y, np.ones(300))
+ElasticNet(alpha=0.01, fit_intercept=False).fit(X, np.column_stack([y, -y]))
+for name in dir(K):
+    sigs = getattr(getattr(K, name), "signatures", None)
+    if sigs is not None:
+        print(name, len(sigs))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    counts = dict(line.split() for line in out.splitlines())
+    assert counts.pop("_dot_threads") == "0" and counts.pop("_axpy_threads") == "0"
+    entries = ("_sweeps", "_weighted_sums", "_centre_into")
+    assert all(counts[k] == "1" for k in entries) and set(counts.values()) <= {"0", "1"}, counts
+
+
 # -- 4. the subgradient solver ----------------------------------------------------------------
 def test_subgradient_solver():
     ref = Lasso(alpha=0.5, tol=1e-12).fit(X_DIA, Y_DIA)

@@ -1,11 +1,18 @@
 """Numba kernels of coordinate descent for the elastic net (see ``_coordinate_descent``).
 
-P(w) = ½‖y − Xw‖² + λ₁‖w‖₁ + ½λ₂‖w‖², X Fortran-ordered, R = y − Xw the residual.
+P(w) = ½‖y − Xw‖² + λ₁‖w‖₁ + ½λ₂‖w‖², X Fortran-ordered, R = y − Xw the residual. The kernels
+see X through its transpose Xᵀ (C-ordered, a free view), so column j is the contiguous row
+``Xt[j]`` and every vector has one type (1-d, C order): each kernel compiles once.
 
 Deterministic by construction: no ``fastmath``, and every sum over samples is a sum of partial
 sums over fixed blocks of ``BLOCK`` rows added in block order, whether the blocks are computed
-by one thread or by many. Parallel regions (``parallel=True`` functions) are used per
-coordinate only on tall data (``PARALLEL_MIN_ROWS``) and once per pass over X otherwise.
+by one thread or by many.
+
+Compilation is paid on a user's first call, so the threads cost nothing to those who do not use
+them: the sweep kernel takes ``part``, None for one thread or an array of per-block sums for
+the threaded path, and Numba prunes the ``part is None`` branches by type before compiling.
+Only a tall problem (``PARALLEL_MIN_ROWS``) compiles the two ``parallel=True`` kernels,
+:func:`_dot_threads` and :func:`_axpy_threads`; everything else is one-threaded and shared.
 """
 
 from __future__ import annotations
@@ -33,11 +40,11 @@ PARALLEL_MIN_ROWS = 65_536
 
 
 @numba.njit(cache=True)
-def _dot_range(X, j, r, lo, hi):
-    """Σ_{lo <= i < hi} X[i, j]·r[i] in eight interleaved partial sums s₀…s₇, added as
+def _dot_range(x, v, lo, hi):
+    """Σ_{lo <= i < hi} xᵢvᵢ in eight interleaved partial sums s₀…s₇, added as
     ((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇)): a fixed order of additions (no
     fastmath), whatever the CPU; eight independent chains keep the adder busy."""
-    x, v = X[lo:hi, j], r[lo:hi]
+    x, v = x[lo:hi], v[lo:hi]  # indices from 0: no negative-index wraparound to test
     s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
     m = (hi - lo) // 8 * 8
     for i in range(0, m, 8):
@@ -55,97 +62,95 @@ def _dot_range(X, j, r, lo, hi):
     return s
 
 
-@numba.njit(cache=True)
-def _dot_serial(X, j, r):
-    """Xⱼᵀr (‖Xⱼ‖² when r is None): block partial sums added in block order, the same
-    arithmetic as :func:`_dot`."""
-    n = X.shape[0]
-    total = 0.0
-    for lo in range(0, n, BLOCK):
-        if r is None:
-            total += _dot_range(X, j, X[:, j], lo, min(n, lo + BLOCK))
-        else:
-            total += _dot_range(X, j, r, lo, min(n, lo + BLOCK))
-    return total
-
-
 @numba.njit(cache=True, parallel=True)
-def _dot(X, j, r, part, parallel):
-    """Xⱼᵀr, the blocks' partial sums computed by the threads when ``parallel``, then added
-    in block order: bit-for-bit :func:`_dot_serial` whatever the number of threads."""
-    n = X.shape[0]
-    nb = part.size
-    if not parallel:
-        return _dot_serial(X, j, r)
-    for b in numba.prange(nb):
-        part[b] = _dot_range(X, j, r, b * BLOCK, min(n, (b + 1) * BLOCK))
+def _dot_threads(x, v, part):
+    """xᵀv with the blocks' partial sums computed by the threads into ``part`` (one entry
+    per block), then added in block order: bit-for-bit the one-thread :func:`_dot`."""
+    n = x.shape[0]
+    for b in numba.prange(part.shape[0]):
+        lo = np.int64(b) * BLOCK
+        part[b] = _dot_range(x, v, lo, min(n, lo + BLOCK))
     total = 0.0
-    for b in range(nb):
+    for b in range(part.shape[0]):
         total += part[b]
     return total
 
 
 @numba.njit(cache=True, parallel=True)
-def _axpy(X, j, a, r, parallel):
-    """r ← r − a·Xⱼ (element by element: the same result in any order)."""
-    n = X.shape[0]
-    if parallel:
-        for b in numba.prange((n + BLOCK - 1) // BLOCK):
-            lo, hi = b * BLOCK, min(n, (b + 1) * BLOCK)
-            r[lo:hi] -= a * X[lo:hi, j]
-    else:
-        r -= a * X[:, j]
-
-
-@numba.njit(cache=True, parallel=True)
-def _all_dots(X, r, out):
-    """out[j] = Xⱼᵀr (‖Xⱼ‖² when r is None) for every column, shared among the threads."""
-    for j in numba.prange(X.shape[1]):
-        out[j] = _dot_serial(X, j, r)
-
-
-@numba.njit(cache=True, parallel=True)
-def _residual(X, y, w):
-    """R = y − Xw, each Rᵢ updated column by column in column order."""
-    n, d = X.shape
-    R = y.copy()
+def _axpy_threads(x, a, r):
+    """r ← r − a·x with the row blocks shared among the threads."""
+    n = r.shape[0]
     for b in numba.prange((n + BLOCK - 1) // BLOCK):
-        for j in range(d):
-            if w[j] != 0.0:
-                for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-                    R[i] -= X[i, j] * w[j]
-    return R
+        lo = np.int64(b) * BLOCK
+        for i in range(lo, min(n, lo + BLOCK)):
+            r[i] -= a * x[i]
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True)
+def _dot(x, v, part):
+    """xᵀv, the blocks' partial sums added in block order: on one thread when ``part`` is
+    None, else by :func:`_dot_threads` (the branch is pruned by type: see the module
+    docstring)."""
+    if part is not None:
+        return _dot_threads(x, v, part)
+    n = x.shape[0]
+    total = 0.0
+    for lo in range(0, n, BLOCK):
+        total += _dot_range(x, v, lo, min(n, lo + BLOCK))
+    return total
+
+
+@numba.njit(cache=True)
+def _axpy(x, a, r, part):
+    """r ← r − a·x element by element (the same result in any order or split): on one thread
+    when ``part`` is None, else by :func:`_axpy_threads`."""
+    if part is not None:
+        _axpy_threads(x, a, r)
+    else:
+        for i in range(r.shape[0]):
+            r[i] -= a * x[i]
+
+
+@numba.njit(cache=True)
+def _weighted_sums(A, s, block, total):
+    """total ← (Σᵢ sᵢAᵢ₁, …, Σᵢ sᵢA_id, Σᵢ sᵢ), each sum the blocks' partial sums (built in
+    ``block``) added in block order."""
+    n, d = A.shape
+    for lo in range(0, n, BLOCK):
+        block[:] = 0.0
+        for i in range(lo, min(n, lo + BLOCK)):
+            for j in range(d):
+                block[j] += s[i] * A[i, j]
+            block[d] += s[i]
+        for j in range(d + 1):
+            total[j] += block[j]
+
+
 def weighted_means(A, s):
     """Column means Σᵢ sᵢAᵢⱼ / Σᵢ sᵢ, summed by blocks of rows in block order (deterministic,
     unlike a threaded BLAS product)."""
+    total = np.zeros(A.shape[1] + 1)
+    _weighted_sums(A, s, np.empty_like(total), total)
+    return total[:-1] / total[-1]
+
+
+@numba.njit(cache=True)
+def _centre_into(A, m, root, out_t):
+    """outᵀ ← ((A − m)·diag(root))ᵀ, block of rows by block of rows, column by column (out_t
+    is C-ordered whatever the shape, so this compiles once)."""
     n, d = A.shape
-    nb = (n + BLOCK - 1) // BLOCK
-    part = np.zeros((nb, d + 1))
-    for b in numba.prange(nb):
-        for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-            for j in range(d):
-                part[b, j] += s[i] * A[i, j]
-            part[b, d] += s[i]
-    total = np.zeros(d + 1)
-    for b in range(nb):
-        for j in range(d + 1):
-            total[j] += part[b, j]
-    return total[:d] / total[d]
+    for lo in range(0, n, BLOCK):
+        a, r, o = A[lo : lo + BLOCK], root[lo : lo + BLOCK], out_t[:, lo : lo + BLOCK]
+        for j in range(d):
+            for i in range(a.shape[0]):  # from 0: no negative-index wraparound to test
+                o[j, i] = (a[i, j] - m[j]) * r[i]
 
 
-@numba.njit(cache=True, parallel=True)
 def centred_fortran(A, m, root):
     """(A − m)·diag(root) row-wise, as a new Fortran-ordered (column-contiguous) array: the
     centring, the √s row scaling and the copy to column order in one pass."""
-    n, d = A.shape
-    out = np.empty((d, n)).T
-    for b in numba.prange((n + BLOCK - 1) // BLOCK):
-        for j in range(d):
-            for i in range(b * BLOCK, min(n, (b + 1) * BLOCK)):
-                out[i, j] = (A[i, j] - m[j]) * root[i]
+    out = np.empty(A.shape, order="F")
+    _centre_into(A, m, root, out.T)
     return out
 
 
@@ -169,42 +174,90 @@ def _sq_sums(R, y, w):
 
 
 @numba.njit(cache=True)
-def enet_primal_and_gap(w, X, y, R, l1, l2, positive, with_gap):
-    """P(w) = ½‖R‖² + λ₁‖w‖₁ + ½λ₂‖w‖², and G = P(w) − D(κR) (module docstring) when
-    ``with_gap`` (NaN otherwise: the gap costs a pass over X). λ₁ = 0 uses the ridge dual;
-    λ₁ = λ₂ = 0 reports ‖XᵀR‖², the first-order condition of least squares."""
+def _primal(w, y, R, l1, l2):
+    """P(w) = ½‖R‖² + λ₁‖w‖₁ + ½λ₂‖w‖²."""
+    R2, _, w2, w1 = _sq_sums(R, y, w)
+    return 0.5 * R2 + l1 * w1 + 0.5 * l2 * w2
+
+
+@numba.njit(cache=True)
+def _primal_and_gap(w, Xt, y, R, l1, l2, positive, part):
+    """P(w) and G = P(w) − D(κR) (``_coordinate_descent``'s docstring), a pass over X. λ₁ = 0
+    uses the ridge dual; λ₁ = λ₂ = 0 reports ‖XᵀR‖², the first-order condition of least
+    squares."""
     R2, Ry, w2, w1 = _sq_sums(R, y, w)
     P = 0.5 * R2 + l1 * w1 + 0.5 * l2 * w2
-    if not with_gap:
-        return P, np.nan
-    XtR = np.empty(X.shape[1])
-    _all_dots(X, R, XtR)
+    xtr2 = dual_norm = 0.0
+    for j in range(Xt.shape[0]):
+        xtr = _dot(Xt[j], R, part)
+        xtr2 += xtr * xtr
+        v = xtr - l2 * w[j]
+        dual_norm = max(dual_norm, v if positive else abs(v))
     if l1 == 0.0:
-        xtr2 = 0.0
-        for j in range(XtR.shape[0]):
-            xtr2 += XtR[j] ** 2
         if l2 == 0.0:
             return P, xtr2
         return P, R2 + 0.5 * l2 * w2 - Ry + xtr2 / (2.0 * l2)
-    dual_norm = 0.0
-    for j in range(XtR.shape[0]):
-        v = XtR[j] - l2 * w[j]
-        dual_norm = max(dual_norm, v if positive else abs(v))
     kappa = min(1.0, l1 / dual_norm) if dual_norm > 0.0 else 1.0
     gap = 0.5 * R2 * (1.0 + kappa * kappa) + l1 * w1 - kappa * Ry
     return P, gap + 0.5 * l2 * (1.0 + kappa * kappa) * w2
 
 
-@numba.njit(cache=True)
-def _xorshift(state):
-    """One step of xorshift64 (the random coordinate order, without NumPy's global state)."""
-    state ^= state << np.uint64(13)
-    state ^= state >> np.uint64(7)
-    state ^= state << np.uint64(17)
-    return state
+def enet_primal_and_gap(w, X, y, R, l1, l2, positive):
+    """(P(w), G(w)) for Fortran-ordered X and its residual R = y − Xw, on one thread."""
+    return _primal_and_gap(w, X.T, y, R, l1, l2, bool(positive), None)
 
 
 @numba.njit(cache=True)
+def _sweeps(
+    w, Xt, y, R, norms, l1, l2, max_iter, tol, positive, random, seed, objective, gaps, part
+):
+    """The descent of :func:`enet_coordinate_descent` on Xt = Xᵀ, R = y on entry; ``part``
+    None (one thread) or the per-block partial sums of the threaded path."""
+    d = Xt.shape[0]
+    state = np.uint64(seed) | np.uint64(1)
+    for j in range(d):
+        norms[j] = _dot(Xt[j], Xt[j], part)
+        if w[j] != 0.0:
+            _axpy(Xt[j], w[j], R, part)
+    tol_gap = tol * _sq_sums(y, y, w)[0]
+    P, gap = _primal_and_gap(w, Xt, y, R, l1, l2, positive, part)
+    objective[0], gaps[0] = P, gap
+    if gap <= tol_gap:
+        return gap, 0, True
+    for it in range(max_iter):
+        w_max = dw_max = 0.0
+        for f in range(d):
+            j = f
+            if random:  # one step of xorshift64: the order without NumPy's global state
+                state ^= state << np.uint64(13)
+                state ^= state >> np.uint64(7)
+                state ^= state << np.uint64(17)
+                j = np.int64(state % np.uint64(d))
+            if norms[j] == 0.0:
+                continue
+            w_old = w[j]
+            z = _dot(Xt[j], R, part) + w_old * norms[j]  # S(z, λ₁) / (‖Xⱼ‖² + λ₂):
+            w_new = 0.0
+            if z > l1:
+                w_new = (z - l1) / (norms[j] + l2)
+            elif z < -l1 and not positive:
+                w_new = (z + l1) / (norms[j] + l2)
+            if w_new != w_old:
+                _axpy(Xt[j], w_new - w_old, R, part)
+                w[j] = w_new
+            dw_max = max(dw_max, abs(w_new - w_old))
+            w_max = max(w_max, abs(w_new))
+        check = w_max == 0.0 or dw_max / w_max <= tol or it == max_iter - 1
+        if check:
+            P, gap = _primal_and_gap(w, Xt, y, R, l1, l2, positive, part)
+            objective[it + 1], gaps[it + 1] = P, gap
+            if gap <= tol_gap:
+                return gap, it + 1, True
+        else:
+            objective[it + 1], gaps[it + 1] = _primal(w, y, R, l1, l2), np.nan
+    return gap, max_iter, False
+
+
 def enet_coordinate_descent(
     w, X, y, l1, l2, max_iter, tol, positive, random, seed, objective, gaps, parallel
 ):
@@ -214,45 +267,26 @@ def enet_coordinate_descent(
     X must be Fortran-ordered (columns contiguous). ``objective[t]`` and ``gaps[t]`` receive
     P and G at the start (t = 0) and after sweep t (G is NaN where it was not evaluated).
     ``parallel``: the per-coordinate dot and axpy use the threads (results are the same either
-    way). Returns (gap, sweeps, converged).
+    way; the threaded kernels are compiled on the first such call). Returns (gap, sweeps,
+    converged).
     """
     n, d = X.shape
-    part = np.empty((n + BLOCK - 1) // BLOCK)
-    state = np.uint64(seed) | np.uint64(1)
-    norms = np.empty(d)
-    _all_dots(X, None, norms)
-    R = _residual(X, y, w)
-    y2 = _sq_sums(y, y, w)[0]
-    tol_gap = tol * y2
-    P, gap = enet_primal_and_gap(w, X, y, R, l1, l2, positive, True)
-    objective[0], gaps[0] = P, gap
-    if gap <= tol_gap:
-        return gap, 0, True
-    for it in range(max_iter):
-        w_max = dw_max = 0.0
-        for f in range(d):
-            j = f
-            if random:
-                state = _xorshift(state)
-                j = np.int64(state % np.uint64(d))
-            if norms[j] == 0.0:
-                continue
-            w_old = w[j]
-            z = _dot(X, j, R, part, parallel) + w_old * norms[j]
-            if positive and z < 0.0:
-                w_new = 0.0
-            else:
-                w_new = np.sign(z) * max(abs(z) - l1, 0.0) / (norms[j] + l2)
-            if w_new != w_old:
-                _axpy(X, j, w_new - w_old, R, parallel)
-                w[j] = w_new
-            dw_max = max(dw_max, abs(w_new - w_old))
-            w_max = max(w_max, abs(w_new))
-        check = w_max == 0.0 or dw_max / w_max <= tol or it == max_iter - 1
-        P, g = enet_primal_and_gap(w, X, y, R, l1, l2, positive, check)
-        objective[it + 1], gaps[it + 1] = P, g
-        if check:
-            gap = g
-            if gap <= tol_gap:
-                return gap, it + 1, True
-    return gap, max_iter, False
+    part = np.empty((n + BLOCK - 1) // BLOCK) if parallel else None
+    R, norms = np.array(y, dtype=np.float64), np.empty(d)
+    return _sweeps(
+        w,
+        X.T,
+        y,
+        R,
+        norms,
+        float(l1),
+        float(l2),
+        int(max_iter),
+        float(tol),
+        bool(positive),
+        bool(random),
+        int(seed),
+        objective,
+        gaps,
+        part,
+    )

@@ -48,7 +48,9 @@ block sums added in block order. On tall data (n >= ``PARALLEL_MIN_ROWS``) the b
 coordinate's Xⱼᵀr and of the update R ← R − δXⱼ are shared among Numba's threads; the additions
 are the same, so coefficients, gaps and sweep counts are bit-for-bit the same with any number of
 threads and on either path. No BLAS is called (the means are blocked sums too), so
-``OPENBLAS_NUM_THREADS`` does not change them either.
+``OPENBLAS_NUM_THREADS`` does not change them either. The means and the centring are single
+passes on one thread; the threaded kernels are compiled only when a tall problem is first seen,
+so a user with small data never pays for their compilation.
 """
 
 from __future__ import annotations
