@@ -238,8 +238,15 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     r"""Rescale each feature linearly onto ``feature_range = (a, b)``.
 
-    .. math:: x'_{ij} = x_{ij}\, s_j + m_j, \qquad
-              s_j = \frac{b - a}{\max_i x_{ij} - \min_i x_{ij}}, \qquad m_j = a - s_j \min_i x_{ij}
+    .. math:: x'_{ij} = (x_{ij} - \min_i x_{ij})\, s_j + a, \qquad
+              s_j = \frac{b - a}{\max_i x_{ij} - \min_i x_{ij}}
+
+    ``min_`` holds the offset m_j = a − s_j min_i x_ij of the equivalent form x s + m, as
+    scikit-learn does, but the transform subtracts the minimum first: x s and m can both be far
+    larger than b − a (a feature whose range is a few units in the last place of its values), and
+    their sum then loses every digit of the answer (x = 1000 ± 1 ulp mapped to (−2, 3) gave 0
+    and 8). With the minimum subtracted first each training value lands in [a, b] up to a few
+    rounding errors of the size of max(|a|, |b|).
 
     A constant feature (range 0) gets s_j = b − a. With ``clip=True`` transformed values outside
     [a, b] (from data beyond the training range) are clipped.
@@ -292,18 +299,19 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """x' = x s + m (then clipped to the range if ``clip``)."""
+        """x' = (x − min) s + a (then clipped to the range if ``clip``)."""
         check_is_fitted(self, "scale_")
         X = self._validate_data(X, reset=False, dtype=np.float64)
-        # with copy, the product allocates the output: one pass fewer than copy-then-scale
-        X = np.multiply(X, self.scale_, out=None if self.copy else X)
-        X += self.min_
+        # with copy, the difference allocates the output: one pass fewer than copy-then-shift
+        X = np.subtract(X, self.data_min_, out=None if self.copy else X)
+        X *= self.scale_
+        X += self.feature_range[0]
         if self.clip:
             np.clip(X, self.feature_range[0], self.feature_range[1], out=X)
         return X
 
     def inverse_transform(self, X):
-        """x = (x' − m) / s."""
+        """x = (x' − a) / s + min."""
         check_is_fitted(self, "scale_")
         X = check_array(X, dtype=np.float64, copy=self.copy, estimator=self)
         if X.shape[1] != self.n_features_in_:
@@ -311,8 +319,9 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 f"X has {X.shape[1]} features, but MinMaxScaler is expecting "
                 f"{self.n_features_in_} features as input."
             )
-        X -= self.min_
+        X -= self.feature_range[0]
         X /= self.scale_
+        X += self.data_min_
         return X
 
 
