@@ -35,37 +35,33 @@ def _categorical():
 
 
 def problem_for(entry):
-    """(X, y) for ``entry`` (a registry Entry); y is None for unsupervised transformers."""
-    name = entry.name
+    """(X, y) for ``entry`` (a registry Entry); y is None for unsupervised transformers.
+
+    Chosen from the estimator's task and tags, never its name, so a new family is covered by
+    declaring its tags (scikit-learn's common checks adapt their data the same way): "text" reads
+    documents; ``X_types`` "1dlabels" fits y alone; "categorical" gets string categories;
+    ``positive_X`` gets counts; ``positive_y`` a positive target.
+    """
+    tags = entry.cls()._scratch_tags()
+    x_types = tags["X_types"]
     if entry.task == "text":
-        X, y = _texts()
-        return X, y
-    if name in ("OneHotEncoder", "OrdinalEncoder", "CategoricalNB"):
+        return _texts()
+    if "1dlabels" in x_types:
+        return None, load_iris().target
+    if "categorical" in x_types:
         X, y = _categorical()
-        if name == "CategoricalNB":
-            return X, y
-        return X, None
-    if name == "TfidfTransformer":
-        rng = np.random.default_rng(0)
-        return rng.poisson(1.0, size=(30, 12)).astype(float), None
-    if entry.task == "classifier":
-        data = load_iris()
-        X, y = data.data, data.target
-        if name in ("MultinomialNB", "BernoulliNB"):
-            X = np.round(X)
-        return X, y
+        return X, (y if tags["requires_y"] else None)
     if entry.task == "regressor":
         data = load_diabetes()
         X, y = data.data, data.target
-        if name in ("PoissonRegressor",):
-            y = np.round(y / 25.0)
-        if name in ("GammaRegressor", "TweedieRegressor", "GeneralizedLinearRegressor"):
-            y = y / 100.0
+        if tags["positive_y"]:
+            y = y / 100.0  # diabetes' target is 25..346: positive, of order one
         return X, y
-    if name in ("LabelEncoder", "LabelBinarizer"):
-        return None, load_iris().target
-    data = load_iris()
-    return data.data, None
+    X = load_iris().data
+    y = load_iris().target if tags["requires_y"] else None
+    if tags["positive_X"]:
+        X = np.round(X)  # counts
+    return X, y
 
 
 _SHARED_LAYOUT = {

@@ -67,7 +67,7 @@ def _default_tags() -> dict:
         "estimator_type": None,
         "requires_y": False,
         "requires_fit": True,
-        "X_types": ["2darray"],  # also "sparse", "categorical", "string", "text"
+        "X_types": ["2darray"],  # also "sparse", "categorical", "string", "text", "1dlabels"
         "allow_nan": False,
         "positive_X": False,
         "positive_y": False,
@@ -193,6 +193,7 @@ class BaseEstimator:
                 positive_only=t["positive_y"],
                 multi_output=t["multi_output"],
                 single_output=True,
+                one_d_labels="1dlabels" in t["X_types"],
             ),
             transformer_tags=(
                 TransformerTags(preserves_dtype=list(t["preserves_dtype"]))

@@ -41,6 +41,11 @@ def _codes_of(y, classes):
 class LabelEncoder(TransformerMixin, BaseEstimator):
     """Map class labels to 0..K−1 in sorted order: y_i ↦ c_i."""
 
+    def _scratch_tags(self) -> dict:
+        t = super()._scratch_tags()
+        t.update(X_types=["1dlabels"], preserves_dtype=[])  # fitted on y alone
+        return t
+
     def fit(self, y):
         """Learn the sorted distinct labels ``classes_``."""
         y = _labels_1d(y)
@@ -83,6 +88,11 @@ class LabelBinarizer(TransformerMixin, BaseEstimator):
         "pos_label": [Interval(numbers.Integral, None, None)],
         "sparse_output": ["boolean"],
     }
+
+    def _scratch_tags(self) -> dict:
+        t = super()._scratch_tags()
+        t.update(X_types=["1dlabels"], preserves_dtype=[])  # fitted on y alone
+        return t
 
     def __init__(self, *, neg_label=0, pos_label=1, sparse_output=False):
         self.neg_label = neg_label
