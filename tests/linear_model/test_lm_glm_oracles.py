@@ -64,9 +64,10 @@ def _cpunish():
 
 L = sm.families.links
 # Every family with its canonical link and the non-canonical links statsmodels fits here
-# (left out: binomial log, whose optimum has μ at 1 for some rows; poisson identity, where
-# statsmodels' IRLS ends with negative means; tweedie identity on fair, where statsmodels'
-# weights overflow).
+# (left out: poisson identity on cpunish, where statsmodels' IRLS runs to its 1000 iterations
+# and stops at deviance 60.17 against our 59.29, its β with ‖∇L‖∞ ≈ 1e4 in our objective: no
+# reference; tweedie identity on fair, where statsmodels' weights overflow and neither solver
+# here converges. Binomial log is in the star98 test below.)
 SM_CASES = [
     ("scotland", _scotland, "normal", "identity", 0.0, sm.families.Gaussian()),
     ("scotland", _scotland, "normal", "log", 0.0, sm.families.Gaussian(L.Log())),
@@ -169,15 +170,22 @@ def test_statsmodels_glm(data, load, family, link, power, sm_family):
 
 
 @pytest.mark.parametrize(
-    "link,sm_link", [("logit", L.Logit()), ("probit", L.Probit()), ("cloglog", L.CLogLog())]
+    "link,sm_link",
+    [("logit", L.Logit()), ("probit", L.Probit()), ("cloglog", L.CLogLog()), ("log", L.Log())],
 )
 def test_statsmodels_star98_binomial_with_trials(link, sm_link):
     d = sm.datasets.star98.load_pandas()
     X, Y = d.exog.to_numpy(float), d.endog.to_numpy(float)  # Y = (successes, failures)
     n = Y.sum(axis=1)
     ref = _fit_sm(X, Y, sm.families.Binomial(sm_link))
+    # The log link is not canonical and its Fisher scoring contracts ‖∇L‖ by only ≈ 0.79 per
+    # step here (μ up to 0.97 on unscaled features): it needs more than the default 100 steps
+    # to reach its rounding floor.
     m = _fit_ours(
-        GeneralizedLinearRegressor(family="binomial", link=link, tol=1e-12), X, Y[:, 0] / n, n
+        GeneralizedLinearRegressor(family="binomial", link=link, tol=1e-12, max_iter=300),
+        X,
+        Y[:, 0] / n,
+        n,
     )
     _assert_coef_bound(m, X, Y[:, 0] / n, n, ref.params)
     np.testing.assert_allclose(m.bse_, ref.bse, rtol=RTOL)

@@ -182,8 +182,10 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
     L* = 0 from O(1) terms). Steps within the noise are taken, since Fisher scoring keeps
     contracting the coefficients below the objective's resolution. The run stops with
     "stalled" when no halved step is acceptable, or when three steps in a row leave L flat
-    without halving the best gradient norm: ∇L has reached its own rounding floor above
-    ``tol``. The start β₀ is ``beta0``, else the weighted least squares at μ₀ =
+    without lowering the best gradient norm by a tenth: ∇L has reached its own rounding floor
+    above ``tol``. (A slow but steady contraction, ‖∇L‖ × 0.79 per step on star98's binomial-log
+    fit, sets a new best every step and keeps going; an earlier rule that asked for a halving
+    within three steps called it stalled.) The start β₀ is ``beta0``, else the weighted least squares at μ₀ =
     family.starting_mu, else (when that leaves the mean domain) ``beta_fallback``.
 
     Returns (β, n_iter, stop_reason, history) with history = {"objective": L, "deviance": D,
@@ -248,7 +250,7 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
         flat = abs(L - L_new) <= noise
         beta, eta, mu, L = beta_new, eta_new, mu_new, L_new
         g = record(beta, mu, L, dev_new)
-        n_stuck = n_stuck + 1 if flat and g > 0.5 * g_best else 0
+        n_stuck = n_stuck + 1 if flat and g > 0.9 * g_best else 0
         g_best = min(g_best, g)
         if g <= tol:
             stop = "grad_norm"
