@@ -185,8 +185,8 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
     without lowering the best gradient norm by a tenth: ∇L has reached its own rounding floor
     above ``tol``. (A slow but steady contraction, ‖∇L‖ × 0.79 per step on star98's binomial-log
     fit, sets a new best every step and keeps going; an earlier rule that asked for a halving
-    within three steps called it stalled.) The start β₀ is ``beta0``, else the weighted least squares at μ₀ =
-    family.starting_mu, else (when that leaves the mean domain) ``beta_fallback``.
+    within three steps called it stalled.) The start β₀ is ``beta0``, else the weighted least
+    squares at μ₀ = family.starting_mu, else (when that leaves the mean domain) ``beta_fallback``.
 
     Returns (β, n_iter, stop_reason, history) with history = {"objective": L, "deviance": D,
     "grad_norm": ‖∇L‖∞}, one entry for the start and one per iteration. A start at μ₀ counts
