@@ -83,6 +83,72 @@ def proba_bound(e2, X, fit_intercept):
     return 0.5 * norms.max() * e2
 
 
+def objective_state(est, X, y, coef, intercept, sample_weight=None):
+    """(F, G, s̄) at θ = (coef, intercept) on ``est``'s objective: F(θ), G = ‖∇F(θ)‖₂ plus the
+    rounding of that gradient, and the normalised weights s̄. ∇F = (P − Y)ᵀdiag(s̄)X̃ + λW
+    with |P − Y| <= 1 computed to a few ε: each entry rounds by <= (n + 4)ε Σᵢ s̄ᵢ|x̃ᵢⱼ| + 2ελ|W|."""
+    classes, y_idx = np.unique(y, return_inverse=True)
+    Kp = 1 if len(classes) == 2 else len(classes)
+    s = est._sample_weights(y_idx, sample_weight, X)
+    s_bar = s / s.sum()
+    lam = 0.0 if est.penalty is None else 1.0 / (est.C * s.sum())
+    fi = est.fit_intercept
+    Theta = np.hstack([coef, np.reshape(intercept, (-1, 1))]) if fi else np.asarray(coef)
+    Y = (y_idx[:, None] == (np.arange(Kp) + (Kp == 1))).astype(float)
+    F, g = logistic_loss_grad(Theta.ravel(), X, Y, s_bar, lam, fi)
+    col = np.append(np.asarray(abs(X).T @ s_bar).ravel(), 1.0) if fi else abs(X).T @ s_bar
+    dg = np.sqrt(Kp) * (len(y) + 4) * EPS * np.linalg.norm(col)
+    dg += 2 * EPS * lam * np.linalg.norm(coef)
+    return F, np.linalg.norm(g) + dg, s_bar
+
+
+def assert_near_reference(ours, ref, X, y, sample_weight=None, mu=None):
+    """Compares two fits of one objective F through their actual gradients (not the stop
+    tolerance): with μ = λ_min ∇²F (``curvature``) and G = ‖∇F‖₂,
+    ‖θ − θ*‖₂ <= G/μ and 0 <= F(θ) − F* <= G²/(2μ) for each. Asserts
+    - coefficients: ‖Δθ‖∞ <= e2 = (G + G_ref)/μ;
+    - objective: −G_ref²/(2μ) − r <= F − F_ref <= G²/(2μ) + r, r = 2(n + 4)ε|F| (sums of n
+      positive terms): quadratic in the error, so it sees coefficient errors of √(2·excess/μ′)
+      along every direction of curvature μ′;
+    - probabilities: F − F* >= ½Σᵢ s̄ᵢΔzᵢᵀAᵢΔzᵢ with Aᵢ = diag(pᵢ) − pᵢpᵢᵀ ⪰ 0 (the data term's
+      curvature; the penalty only adds), and Δpᵢ = AᵢΔzᵢ, so by Cauchy–Schwarz in Aᵢ
+      |Δpᵢₖ| <= √(pᵢₖ(1 − pᵢₖ))·√(ΔzᵢᵀAᵢΔzᵢ) <= ½√(2(F − F*)/s̄ᵢ), for each fit; ×1.01 for A
+      taken between the two points (it moves by O(Δz) ≲ 1e-4);
+    - predictions: equal on every row whose reference scores keep a margin above
+      |Δzᵢₖ| <= ‖x̃ᵢ‖₂e2 (binary: |zᵢ| > ‖x̃ᵢ‖e2; multiclass: top-two gap > 2‖x̃ᵢ‖e2), i.e.
+      all rows but those within the coefficient bound of a tie (none of these 48 fits).
+    Measured over test_matches_sklearn: probabilities <= 0.12 of their bound (L-BFGS bound
+    <= 3.8e-4, was 0.04); coefficients <= 0.61 and objective <= 0.89 of theirs: these two are
+    equalities when the error lies along ∇²F's slowest eigenvector, so they carry no factor
+    10, and they are robust because the gradients' rounding is part of G.
+    Returns (e2, the largest probability bound)."""
+    if mu is None:
+        mu = curvature(ours, X, y, sample_weight)[0]
+    F, G, s_bar = objective_state(ours, X, y, ours.coef_, ours.intercept_, sample_weight)
+    F_ref, G_ref, _ = objective_state(ours, X, y, ref.coef_, ref.intercept_, sample_weight)
+    e2 = (G + G_ref) / mu
+    assert np.max(np.abs(ours.coef_ - ref.coef_)) <= e2
+    if ours.fit_intercept:
+        assert np.max(np.abs(ours.intercept_ - ref.intercept_)) <= e2
+    excess, excess_ref = G**2 / (2 * mu), G_ref**2 / (2 * mu)
+    r = 2 * (len(y) + 4) * EPS * abs(F)
+    assert -excess_ref - r <= F - F_ref <= excess + r
+    p_bound = 1.01 * 0.5 * (np.sqrt(2 * excess / s_bar) + np.sqrt(2 * excess_ref / s_bar))
+    dP = np.abs(ours.predict_proba(X) - ref.predict_proba(X))  # (n, K)
+    assert np.all(dP.max(axis=1) <= p_bound)
+    sq = X.multiply(X).sum(axis=1) if sp.issparse(X) else (X * X).sum(axis=1)
+    norms = np.sqrt(np.asarray(sq).ravel() + ours.fit_intercept)  # ‖x̃ᵢ‖₂
+    Z = ref.decision_function(X)
+    if Z.ndim == 1:
+        margin = np.abs(Z)
+    else:
+        top2 = np.sort(Z, axis=1)[:, -2:]
+        margin = (top2[:, 1] - top2[:, 0]) / 2
+    clear = margin > norms * e2
+    assert np.array_equal(ours.predict(X)[clear], ref.predict(X)[clear])
+    return e2, p_bound.max(), clear.mean()
+
+
 # -- 1. hand-checkable ------------------------------------------------------------------------
 def test_symmetric_two_points_by_hand():
     # x = ±1 with labels 0/1, no intercept, C = 1: the optimum solves
@@ -123,15 +189,10 @@ def test_matches_sklearn(name, solver, fit_intercept, C, weights):
     ).fit(X, y, sample_weight=sw)
     assert ours.stop_reason_ == "grad_norm" and ours.history_["grad_norm"][-1] <= tol
     ref = sk_exact(C=C, fit_intercept=fit_intercept, class_weight=cw).fit(X, y, sw)
-    # ‖θ − θ_ref‖∞ <= √p(tol + 1e-12)/μ (see error_bound, μ = λ_min ∇²F at the solution):
-    # a theorem, not a measurement; measured worst 0.04 of it (Newton), 0.24 (L-BFGS)
-    e2 = error_bound(ours, X, y, sw)
-    assert np.max(np.abs(ours.coef_ - ref.coef_)) <= e2
-    if fit_intercept:
-        assert np.max(np.abs(ours.intercept_ - ref.intercept_)) <= e2
-    assert np.max(np.abs(ours.predict_proba(X) - ref.predict_proba(X))) <= proba_bound(
-        e2, X, fit_intercept
-    )
+    # L-BFGS cannot be asked for less than ~1e-7 (above), and μ is down to 1.4e-4 (C = 10), so
+    # the worst-case distance √p·tol/μ stays ~1e-3; the comparison therefore uses the actual
+    # gradients and adds the objective value and the predictions (assert_near_reference)
+    assert_near_reference(ours, ref, X, y, sw)
 
 
 @pytest.mark.parametrize("name", list(DATA))
@@ -212,17 +273,15 @@ def test_sparse_lbfgs_matches_an_exact_solver():
     rng = np.random.default_rng(0)
     X = sp.random(600, 5_000, density=0.002, format="csr", random_state=0)
     y = (X @ rng.standard_normal(5_000) > 0).astype(int)
-    ours = LogisticRegression(C=10.0, tol=1e-6, max_iter=1000).fit(X, y)
+    ours = LogisticRegression(C=10.0, tol=1e-7, max_iter=1000).fit(X, y)
     ref = sk.LogisticRegression(C=10.0, solver="newton-cg", tol=1e-10, max_iter=1000).fit(X, y)
     assert ours.solver_ == "lbfgs" and ours.stop_reason_ == "grad_norm"
-    # n < d: ∇²F = data term (PSD, rank <= n) + λI, so μ = λ = 1/(C·n) exactly bounds it below;
-    # ‖θ − θ*‖₂ <= √p(1e-6 + 1e-10)/λ, then |Δp| <= ¼‖x̃ᵢ‖₂‖Δθ‖₂ (sigmoid slope <= ¼)
-    # (measured < 1e-2 of the bound)
-    lam = 1.0 / (10.0 * 600)
-    e2 = np.sqrt(5_001) * (1e-6 + 1e-10) / lam
-    row_norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel() + 1.0)
-    bound = 0.25 * row_norms.max() * e2
-    assert np.max(np.abs(ours.predict_proba(X) - ref.predict_proba(X))) <= bound
+    # n < d: ∇²F = data term (PSD, rank <= n) + λI, so μ = λ = 1/(C·n) bounds it below. The
+    # stop-rule bound √p·tol/λ (p = 5001, tol 1e-6) gave 0.33 on the probabilities; at tol 1e-7
+    # (the L-BFGS floor, see test_matches_sklearn) the actual ‖∇F‖₂ and
+    # the excess F − F* <= ‖∇F‖₂²/(2λ) give the bounds of assert_near_reference instead
+    _, p_bound, _ = assert_near_reference(ours, ref, X, y, mu=1.0 / (10.0 * 600))
+    assert p_bound <= 1e-3  # the bound is 2e-4 here (measured 2.2e-5)
 
 
 def test_bag_of_words_20000_columns_reaches_optimality():
