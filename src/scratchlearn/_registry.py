@@ -112,7 +112,11 @@ class Entry:
     the scikit-learn counterpart (benchmarks and oracles); check_params : hyperparameters that
     keep the common checks fast; expected_failed_checks : common checks known to fail, each
     with its reason; common_checks : False for estimators outside the scikit-learn estimator
-    API (e.g. fit(y)). ``module`` (public module exporting the class) and ``family`` are filled
+    API (e.g. fit(y)); plot : ``"module:function"`` of ``(ax, estimator, X, y, target_names) ->
+    what`` that ``scratchlearn fit --plot`` draws for this estimator instead of its task's plot
+    (a tree draws itself); report : ``"module:function"`` of ``(estimator, feature_names) ->
+    str`` that ``scratchlearn fit`` prints after the scores (ID3's gain tables). ``module``
+    (public module exporting the class) and ``family`` are filled
     in from the :class:`Family`; ``task`` is derived from the class (:func:`task_of`).
     """
 
@@ -124,6 +128,8 @@ class Entry:
     check_params: dict = field(default_factory=dict)
     expected_failed_checks: dict = field(default_factory=dict)
     common_checks: bool = True
+    plot: str | None = None
+    report: str | None = None
     module: str = ""
     family: str = ""
 
@@ -139,6 +145,14 @@ class Entry:
     def task(self) -> str:
         """One of :data:`TASKS` (imports the class)."""
         return _task_of_entry(self.module, self.name)
+
+    def hook(self, which: str):
+        """The function named by ``plot`` or ``report`` ("module:function"), or None."""
+        target = getattr(self, which)
+        if target is None:
+            return None
+        module, _, name = target.partition(":")
+        return getattr(importlib.import_module(module), name)
 
     def make(self, **params):
         """A new instance with ``check_params`` overridden by ``params``."""

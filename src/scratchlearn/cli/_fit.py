@@ -57,7 +57,7 @@ def _readable_history(estimator) -> bool:
     return any(int(np.isfinite(obj).sum()) >= 2 for obj, _ in curves)  # a curve needs 2 points
 
 
-def _make_plot(path, task, estimator, X_eval, y_eval, target_names=None):
+def _make_plot(path, entry, estimator, X_eval, y_eval, target_names=None):
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -66,8 +66,11 @@ def _make_plot(path, task, estimator, X_eval, y_eval, target_names=None):
 
     fig = Figure(figsize=(6.4, 4.8), layout="constrained")
     ax = fig.add_subplot()
+    task = entry.task
     plot = task_spec(task).plot
-    if _readable_history(final_step(estimator)):
+    if entry.plot is not None:  # the estimator's own picture (a tree draws itself)
+        what = entry.hook("plot")(ax, final_step(estimator), X_eval, y_eval, target_names)
+    elif _readable_history(final_step(estimator)):
         plotting.plot_loss_curve(estimator, ax=ax)
         what = "loss curve"
     elif plot is not None:
@@ -158,8 +161,12 @@ def run_fit(args, out=sys.stdout, err=sys.stderr) -> int:
         }
         io.save(estimator, args.save, metadata=metadata)
         print(f"saved model to {args.save}", file=out)
+    report = entry.hook("report")
+    if report is not None:
+        names = bunch.get("feature_names")
+        print(report(final_step(estimator), None if names is None else list(names)), file=out)
     if args.plot:
-        what = _make_plot(args.plot, task, estimator, X_eval, y_eval, bunch.get("target_names"))
+        what = _make_plot(args.plot, entry, estimator, X_eval, y_eval, bunch.get("target_names"))
         print(f"wrote {what} to {args.plot}", file=out)
     return 0
 
