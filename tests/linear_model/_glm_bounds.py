@@ -11,8 +11,10 @@ import numpy as np
 
 from scratchlearn.linear_model._glm_solvers import glm_objective
 
+EPS = np.finfo(float).eps
 
-def hessian_lambda_min(m, X, y, s=None):
+
+def hessian(m, X, y, s=None):
     """λ_min(∇²L) at the fitted coefficients of GLM ``m``: ∇L = −X̃ᵀr(η)/S + α w with
     rᵢ(η) = sᵢ(yᵢ − μᵢ)/(V(μᵢ)g′(μᵢ)), so ∇²L = X̃ᵀ diag(−r′(η)) X̃/S + diag(penalty); r′ by
     central differences in each ηᵢ alone (relative step 1e-5: error ~1e-10 relative)."""
@@ -31,7 +33,12 @@ def hessian_lambda_min(m, X, y, s=None):
     w = -(r(eta + h) - r(eta - h)) / (2 * h)  # (n,)
     H = (Xt.T * w) @ Xt / s.sum()
     H[np.diag_indices(len(m.coef_))] += m.alpha
-    return float(np.linalg.eigvalsh(H)[0])
+    return H
+
+
+def hessian_lambda_min(m, X, y, s=None):
+    """λ_min(∇²L) at the fitted coefficients of GLM ``m`` (see ``hessian``)."""
+    return float(np.linalg.eigvalsh(hessian(m, X, y, s))[0])
 
 
 def final_grad(m):
@@ -74,3 +81,49 @@ def objective_excess(m, X, y, s=None):
     """L(β) − L* ≤ ‖∇L(β)‖₂²/(2λ) ≤ p·g²/(2λ) for λ-strongly convex L."""
     p = len(m.coef_) + int(m.fit_intercept)
     return p * grad_inf(m, X, y, s) ** 2 / (2 * hessian_lambda_min(m, X, y, s))
+
+
+def gradient_with_rounding(m, X, y, s, beta):
+    """(∇L(β), δg): the gradient on ``m``'s objective and a bound on its rounding. ∇L =
+    −X̃ᵀr/S + penalty⊙β with rᵢ = sᵢ(yᵢ − μᵢ)/(V(μᵢ)g′(μᵢ)): each rᵢ rounds by a few ε of
+    sᵢ(|yᵢ| + |μᵢ|)/|V g′| (μ = g⁻¹(η) carries (p + 4)ε|η|·|dμ/dη| more), the sum by nε."""
+    family, link = m._family_link()
+    y = np.asarray(y, dtype=float)
+    s = np.ones(len(y)) if s is None else np.asarray(s, dtype=float)
+    Xt = np.hstack([X, np.ones((len(y), 1))]) if m.fit_intercept else X
+    pen = np.full(Xt.shape[1], float(m.alpha))
+    if m.fit_intercept:
+        pen[-1] = 0.0
+    g = glm_objective(np.asarray(beta), Xt, y, s, family, link, pen)[1]
+    eta = Xt @ beta
+    mu = link.inverse(eta)
+    vg = np.abs(family.variance(mu) * link.deriv(mu))
+    d_mu = (Xt.shape[1] + 4) * np.abs(Xt) @ np.abs(beta) / np.abs(link.deriv(mu))
+    parts = s * (np.abs(y) + np.abs(mu) + d_mu) / vg
+    n = len(y)
+    return g, (n + 8) * EPS * (np.abs(Xt).T @ parts) / s.sum() + 2 * EPS * pen * np.abs(beta)
+
+
+def assert_same_optimum_scaled(a, X, y, s, beta_b, tol=1e-12):
+    """Two points of one objective L (``a``'s fit and ``beta_b``), compared in the scaled
+    coordinates u = Dβ, D = diag(√Hⱼⱼ) (H = ∇²L at a's fit): there ∇²L = D⁻¹HD⁻¹ with unit
+    diagonal, so its λ_min, μ̃, is not dragged down by the columns' units as λ_min(H) is (1e-6
+    on star98's raw covariates). Strong convexity in u gives
+    ‖D(β − β*)‖₂ <= (‖D⁻¹∇L(β)‖₂ + ‖D⁻¹δg‖₂)/μ̃ for each point (actual 2-norms, with their
+    rounding δg, instead of √p·‖∇L‖∞), so ‖D(β_a − β_b)‖₂ <= the sum of the two. H moves by a
+    relative O(‖x̃ᵢ‖|Δβ|) between the points (< 1e-6 here), negligible against these bounds.
+    Asserts that, and that a's gradient, recomputed here, meets a's stop rule |∂ⱼL| <= tol up
+    to its rounding δgⱼ (a fit that "stalled" did so at that floor): what makes a wrong fit
+    fail. Returns (the bound, D, μ̃), from which |Δβⱼ| <= bound/Dⱼ."""
+    H = hessian(a, X, y, s)
+    D = np.sqrt(np.diag(H))
+    mu = np.linalg.eigvalsh(H / np.outer(D, D))[0]
+    beta_a = np.append(a.coef_, a.intercept_) if a.fit_intercept else a.coef_
+    bound = 0.0
+    for beta in (beta_a, np.asarray(beta_b, dtype=float)):
+        g, dg = gradient_with_rounding(a, X, y, s, beta)
+        if beta is beta_a:
+            assert np.all(np.abs(g) <= tol + dg)
+        bound += (np.linalg.norm(g / D) + np.linalg.norm(dg / D)) / mu
+    assert np.linalg.norm(D * (beta_a - beta_b)) <= bound
+    return bound, D, mu
