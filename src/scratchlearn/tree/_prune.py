@@ -353,11 +353,11 @@ def reduced_error_prune(tree, X_val, y_val, *, classes=None, sample_weight=None)
 
 
 def _score_function(y, w, is_classifier: bool):
-    """score(loss, leaf_of): weighted accuracy 1 − Σwℓ/Σw, or R² = 1 − Σwℓ / Σw(y − ȳ_w)²."""
+    """score(loss, leaf_of): weighted accuracy Σw(1 − ℓ)/Σw, or R² = 1 − Σwℓ / Σw(y − ȳ_w)²."""
     W = w.sum()
     i = np.arange(y.shape[0])
     if is_classifier:
-        return lambda loss, leaf_of: float(1.0 - np.sum(w * loss(leaf_of, i)) / W)
+        return lambda loss, leaf_of: float(np.sum(w * (1.0 - loss(leaf_of, i))) / W)
     y = y.astype(np.float64)
     ss_tot = np.sum(w * (y - np.sum(w * y) / W) ** 2)
 
