@@ -105,7 +105,8 @@ def _weakest_link_sequence(a: dict, collapsed: np.ndarray, stop_alpha: float = n
     leaves so far.
 
     R(T_t) and |T_t| are kept for every node and, after a collapse of t, corrected on t's
-    ancestors by the change R(t) − R(T_t) and 1 − |T_t|, so each step costs O(n_nodes).
+    ancestors by the change R(t) − R(T_t) and 1 − |T_t|, as is their g; a step costs one
+    argmin over n_nodes plus the walk up.
     Among tied least g the lowest node index goes first (one node per step), so a tie shows
     as a repeated alpha in the path, as in scikit-learn's ``cost_complexity_pruning_path``.
     """
@@ -125,24 +126,26 @@ def _weakest_link_sequence(a: dict, collapsed: np.ndarray, stop_alpha: float = n
     reachable = np.zeros(left.shape[0], dtype=bool)
     reachable[order] = True
     candidate = ~is_leaf & reachable  # internal nodes of the current subtree
+    g = np.full(left.shape[0], np.inf)  # g(t) of the candidates, inf elsewhere
+    g[candidate] = (R_node[candidate] - R_branch[candidate]) / (n_leaves[candidate] - 1)
     yield 0.0, R_branch[0]
-    while candidate[0]:
-        g = np.full(left.shape[0], np.inf)
-        g[candidate] = (R_node[candidate] - R_branch[candidate]) / (n_leaves[candidate] - 1)
+    while not is_leaf[0] and not collapsed[0]:
         t = int(np.argmin(g))  # first index among ties
-        if g[t] > stop_alpha:
+        alpha = g[t]
+        if alpha > stop_alpha:
             return
-        below = _descendants(left, right, t)
-        candidate[t] = candidate[below] = False
         collapsed[t] = True
+        g[t] = np.inf
+        g[_descendants(left, right, t)] = np.inf
         dR, dn = R_node[t] - R_branch[t], 1 - n_leaves[t]
         R_branch[t], n_leaves[t] = R_node[t], 1
         s = parent[t]
-        while s != -1:
+        while s != -1:  # only the ancestors' R(T_s), |T_s| and so g(s) change
             R_branch[s] += dR
             n_leaves[s] += dn
+            g[s] = (R_node[s] - R_branch[s]) / (n_leaves[s] - 1)
             s = parent[s]
-        yield g[t], R_branch[0]
+        yield alpha, R_branch[0]
 
 
 def _descendants(left: np.ndarray, right: np.ndarray, t: int) -> list:
