@@ -295,7 +295,10 @@ def reduced_error_prune(tree, X_val, y_val, *, classes=None, sample_weight=None)
     with ℓ the 0/1 loss (classifier) or the squared error (regressor) and t̂(i) the leaf of the
     current branch that row i reaches; so validation accuracy, or R², never drops. A node no
     validation row reaches has S_t empty, the sum is 0, and it is pruned: with no evidence for
-    a split, the smaller tree is kept.
+    a split, the smaller tree is kept. A classifier node's class is the first of largest
+    ``value`` on a tie. Rows are routed in float64 (left when x_f ≤ θ); scikit-learn's own
+    trees route float32 copies of X, so for them pass ``X_val.astype(np.float32)`` to
+    reproduce their predictions exactly.
 
     Parameters
     ----------
