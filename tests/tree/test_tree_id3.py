@@ -468,7 +468,7 @@ def test_missing_values_are_refused_naming_the_column():
     df = pd.DataFrame({"colour": ["red", None, "blue"], "size": ["S", "M", "L"]})
     with pytest.raises(ValueError, match=r"feature 0 \('colour'\) has missing values"):
         ID3Classifier().fit(df, [0, 1, 0])
-    with pytest.raises(ValueError, match=r"feature 1 has missing values \(NaN\)"):
+    with pytest.raises(ValueError, match=r"feature 1 has missing values \(None or NaN\)"):
         ID3Classifier().fit(np.array([[1.0, 2.0], [1.0, np.nan]]), [0, 1])
     model = ID3Classifier().fit(np.array([["a"], ["b"]], dtype=object), [0, 1])
     with pytest.raises(ValueError, match="feature 0 has missing values"):
@@ -519,3 +519,20 @@ def test_predict_checks_the_number_of_features_and_explain_the_names():
         model.predict(np.array([["a"]], dtype=object))
     with pytest.raises(ValueError, match="feature_names has 1 names for 2 features"):
         model.explain(feature_names=["only"])
+
+
+def test_a_nan_is_named_before_another_columns_floats():
+    X = np.array([[0.5, 1.0], [1.5, np.nan]])  # column 0 non-integral, column 1 missing
+    with pytest.raises(ValueError, match="feature 1 has missing values"):
+        ID3Classifier().fit(X, [0, 1])
+    with pytest.raises(ValueError, match="feature 0 has infinite values"):
+        ID3Classifier().fit(np.array([[np.inf], [1.0]]), [0, 1])
+
+
+def test_column_vector_y_is_ravelled_with_a_warning():
+    from scratchlearn.exceptions import DataConversionWarning
+
+    X = np.array([["a"], ["b"]], dtype=object)
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        model = ID3Classifier().fit(X, np.array([[0], [1]]))
+    np.testing.assert_array_equal(model.predict(X), [0, 1])

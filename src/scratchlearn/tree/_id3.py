@@ -30,7 +30,13 @@ import numpy as np
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.multiclass import check_classification_targets
-from ..utils.validation import check_is_fitted, check_sample_weight
+from ..utils.validation import (
+    check_consistent_length,
+    check_is_fitted,
+    check_sample_weight,
+    column_or_1d,
+)
+from ._id3_tree import ID3Tree, accuracy, explain_tree, reduced_error_prune, route
 
 __all__ = ["ID3Classifier", "ID3Tree", "entropy"]
 
@@ -88,37 +94,41 @@ def _refuse_numeric(where, why):
     )
 
 
-def check_column(col, where):
-    """Refuse missing values and non-integral numbers in one column (``where`` names it)."""
+def column_numbers(col, where):
+    """The numbers (float64) of one column, refusing missing values and non-categories."""
     if col.dtype.kind in "biuUS":
-        return
+        return np.empty(0)
     if col.dtype.kind == "f":
         values = col
     elif col.dtype.kind == "O":
-        values = col.tolist()
-        for v in values:
+        for v in col.tolist():
             if v is None or (isinstance(v, float) and v != v):
-                raise ValueError(
-                    f"ID3Classifier: {where} has missing values (None or NaN); give every row "
-                    "a category (e.g. a 'missing' string) or drop those rows."
-                )
+                values = np.array([np.nan])
+                break
             if not isinstance(v, (str, bytes, numbers.Real)):
                 raise TypeError(
                     f"ID3Classifier: {where} holds a {type(v).__name__} ({v!r}); categories "
                     "must be strings or integers."
                 )
-        values = np.array([v for v in values if isinstance(v, numbers.Real)], dtype=np.float64)
+        else:
+            values = np.array([v for v in col.tolist() if isinstance(v, numbers.Real)], float)
     else:
         raise TypeError(f"ID3Classifier: {where} has dtype {col.dtype}, not categorical.")
     if np.isnan(values).any():
         raise ValueError(
-            f"ID3Classifier: {where} has missing values (NaN); give every row a category or "
-            "drop those rows."
+            f"ID3Classifier: {where} has missing values (None or NaN); give every row a "
+            "category (e.g. a 'missing' string) or drop those rows."
         )
-    frac = values[values != np.round(values)]  # non-integral (or infinite) numbers
-    if frac.size or np.isinf(values).any():
-        bad = frac[0] if frac.size else values[np.isinf(values)][0]
-        raise _refuse_numeric(where, f"holds non-integral numbers (e.g. {bad!r})")
+    if np.isinf(values).any():
+        raise ValueError(f"ID3Classifier: {where} has infinite values; categories are finite.")
+    return values
+
+
+def check_integral(values, where):
+    """Refuse a column holding non-integral numbers (``values`` from :func:`column_numbers`)."""
+    frac = values[values != np.round(values)]
+    if frac.size:
+        raise _refuse_numeric(where, f"holds non-integral numbers (e.g. {float(frac[0])!r})")
 
 
 def column_categories(col, where):
@@ -148,54 +158,7 @@ def encode(col, cats):
     return np.fromiter((lookup.get(v, -1) for v in col.tolist()), np.intp, col.shape[0])
 
 
-# --------------------------------------------------------------------------- the fitted tree
-
-
-@dataclass
-class ID3Tree:
-    """A fitted ID3 tree as flat per-node arrays (node 0 the root, nodes numbered in the order
-    they were created: depth-first, children in category order, so a child's index is always
-    larger than its parent's). See :class:`ID3Classifier` for the meaning of every field."""
-
-    feature: np.ndarray  # (n_nodes,) intp; −2 at a leaf
-    children: list  # n_nodes dicts {category code: child node}; {} at a leaf
-    parent: np.ndarray  # (n_nodes,) intp; −1 at the root
-    depth: np.ndarray  # (n_nodes,) intp; the root has depth 0
-    n_node_samples: np.ndarray  # (n_nodes,) intp, rows of positive weight
-    class_count: np.ndarray  # (n_nodes, K) float64, weighted class counts
-    impurity: np.ndarray  # (n_nodes,) float64, entropy H(S) in bits
-    gain: np.ndarray  # (n_nodes, d) float64; NaN where not evaluated
-    split_info: np.ndarray  # (n_nodes, d) float64; NaN where not evaluated
-    score: np.ndarray  # (n_nodes, d) float64, the criterion; NaN for a non-candidate
-
-    @property
-    def node_count(self) -> int:
-        return int(self.feature.shape[0])
-
-    @property
-    def majority(self) -> np.ndarray:
-        """(n_nodes,) class index of each node's majority; ties go to the first class."""
-        return np.argmax(self.class_count, axis=1)
-
-    def subtree(self, keep) -> ID3Tree:
-        """The tree restricted to the nodes where ``keep`` (n_nodes,) is True, renumbered
-        compactly in the same order (the kept nodes must form a tree containing the root)."""
-        new = np.cumsum(keep) - 1  # old index -> new index
-        idx = np.flatnonzero(keep)
-        children = [{c: int(new[k]) for c, k in self.children[t].items()} for t in idx]
-        parent = np.where(self.parent[idx] >= 0, new[np.maximum(self.parent[idx], 0)], -1)
-        return ID3Tree(
-            feature=self.feature[idx],
-            children=children,
-            parent=parent.astype(np.intp),
-            depth=self.depth[idx],
-            n_node_samples=self.n_node_samples[idx],
-            class_count=self.class_count[idx],
-            impurity=self.impurity[idx],
-            gain=self.gain[idx],
-            split_info=self.split_info[idx],
-            score=self.score[idx],
-        )
+# --------------------------------------------------------------------------- growing
 
 
 @dataclass
@@ -270,135 +233,6 @@ def _first_best(score):
     """The first attribute whose score is within TIE_TOL of the best (NaN: not a candidate)."""
     best = np.nanmax(score)
     return int(np.flatnonzero(score >= best - TIE_TOL)[0])
-
-
-def route(tree, codes):
-    """For every row of ``codes`` (n, d), the node it stops at, and the rows reaching each node.
-
-    A row follows the branch of its category at every internal node and stops at a leaf, or at
-    an internal node that has no branch for its category (unseen there). Returns
-    ``(stop (n,), reach list of row-index arrays per node)``.
-    """
-    stop = np.zeros(codes.shape[0], dtype=np.intp)
-    reach = [np.empty(0, dtype=np.intp)] * tree.node_count
-    stack = [(0, np.arange(codes.shape[0]))]
-    while stack:
-        t, rows = stack.pop()
-        reach[t] = rows
-        stop[rows] = t  # overwritten below by the children for rows that go on
-        if tree.feature[t] < 0 or rows.shape[0] == 0:
-            continue
-        c = codes[rows, tree.feature[t]]
-        for v, child in tree.children[t].items():
-            stack.append((child, rows[c == v]))
-    return stop, reach
-
-
-def reduced_error_prune(tree, codes, y, w):
-    """Reduced-error pruning: ``keep`` (n_nodes,) mask of the nodes that survive.
-
-    Bottom-up (children have larger indices than parents, so decreasing index order visits a
-    node after its whole subtree), a subtree becomes a leaf predicting its training majority
-    whenever that leaf classifies the validation rows reaching it at least as well as the
-    (already pruned) subtree does. ``y`` holds validation class indices (−1: a label never
-    seen in training, always wrong), ``w`` the weights. A node no validation row reaches scores
-    0 both ways and is pruned.
-    """
-    stop, reach = route(tree, codes)
-    majority = tree.majority
-    right = w * (y == majority[stop])  # (n,) correct weight of rows stopping at internal nodes
-    leaf = np.array([w[r] @ (y[r] == majority[t]) for t, r in enumerate(reach)])  # as a leaf
-    subtree = leaf.copy()  # correct weight of the current subtree on the rows reaching it
-    is_leaf = tree.feature < 0
-    for t in range(tree.node_count - 1, -1, -1):
-        if is_leaf[t]:
-            continue
-        kids = list(tree.children[t].values())
-        subtree[t] = subtree[kids].sum() + right[stop == t].sum()
-        if leaf[t] >= subtree[t]:
-            is_leaf[t], subtree[t] = True, leaf[t]
-    keep = np.zeros(tree.node_count, dtype=bool)
-    keep[0] = True
-    for t in range(1, tree.node_count):  # kept: every ancestor kept and not made a leaf
-        p = tree.parent[t]
-        keep[t] = keep[p] and not is_leaf[p]
-    return keep, is_leaf
-
-
-# --------------------------------------------------------------------------- explain()
-
-
-def _counts_text(counts, class_names):
-    return "[" + ", ".join(f"{c}: {n:g}" for c, n in zip(class_names, counts, strict=True)) + "]"
-
-
-def _node_table(tree, t, names, criterion):
-    """The seed-style table of node t: every candidate attribute's gain, the chosen one marked."""
-    evaluated = np.flatnonzero(~np.isnan(tree.gain[t]))
-    score = tree.score[t]
-    order = sorted(evaluated, key=lambda a: (np.isnan(score[a]), -np.nan_to_num(score[a]), a))
-    width = max(len("attribute"), *(len(names[a]) for a in order))
-    ratio = criterion == "gain_ratio"
-    head = f"    {'attribute':<{width}}  {'gain':>10}"
-    head += f"  {'split info':>10}  {'gain ratio':>10}" if ratio else ""
-    lines = [head]
-    for a in order:
-        row = f"    {names[a]:<{width}}  {tree.gain[t, a]:>10.6f}"
-        if ratio:
-            r = "-" if np.isnan(score[a]) else f"{score[a]:.6f}"
-            row += f"  {tree.split_info[t, a]:>10.6f}  {r:>10}"
-        if a == tree.feature[t]:
-            row += "  <- chosen"
-        elif np.isnan(score[a]):
-            row += "  (one value here: not a candidate)"
-        lines.append(row)
-    return lines
-
-
-def _path(tree, t, names, categories):
-    conds = []
-    while tree.parent[t] >= 0:
-        p = tree.parent[t]
-        code = next(c for c, k in tree.children[p].items() if k == t)
-        conds.append(f"{names[tree.feature[p]]} = {categories[tree.feature[p]][code]}")
-        t = p
-    return " AND ".join(reversed(conds)) or "(root)"
-
-
-def _tree_lines(tree, names, categories, class_names):
-    labels = [str(class_names[k]) for k in tree.majority]
-    if tree.feature[0] < 0:
-        return [f"(a single leaf) -> {labels[0]}  {_counts_text(tree.class_count[0], class_names)}"]
-    lines = []
-
-    def walk(t, level):
-        a = tree.feature[t]
-        for code, child in tree.children[t].items():
-            cond = f"{'|   ' * level}|--- {names[a]} = {categories[a][code]}"
-            counts = _counts_text(tree.class_count[child], class_names)
-            if tree.feature[child] < 0:
-                lines.append(f"{cond} -> {labels[child]}  {counts}")
-            else:
-                lines.append(f"{cond}  {counts}")
-                walk(child, level + 1)
-
-    walk(0, 0)
-    return lines
-
-
-def explain_tree(tree, *, criterion, names, categories, class_names):
-    """The text of :meth:`ID3Classifier.explain`."""
-    score = "gain ratio = Gain / SplitInfo" if criterion == "gain_ratio" else "information gain"
-    out = [f"ID3 ({score}); entropies and gains in bits"]
-    for t in np.flatnonzero(tree.feature >= 0):
-        out.append("")
-        out.append(f"Node {t}: {_path(tree, t, names, categories)}")
-        counts = _counts_text(tree.class_count[t], class_names)
-        out.append(f"    {tree.n_node_samples[t]} samples {counts}, H(S) = {tree.impurity[t]:.6f}")
-        out.extend(_node_table(tree, t, names, criterion))
-    out += ["", "Tree (a value not listed at a node predicts that node's majority):"]
-    out += _tree_lines(tree, names, categories, class_names)
-    return "\n".join(out)
 
 
 # --------------------------------------------------------------------------- the estimator
@@ -480,8 +314,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def _codes(self, X, *, reset):
         """Category codes (n, d) of validated X; in fit (``reset``) also sets categories_."""
         d = X.shape[1]
+        # every column's missing values first, then numbers: a NaN is named as a NaN
+        numbers_ = [column_numbers(X[:, j], self._where(j)) for j in range(d)]
         for j in range(d):
-            check_column(X[:, j], self._where(j))
+            check_integral(numbers_[j], self._where(j))
         if reset:
             self.categories_ = [column_categories(X[:, j], self._where(j)) for j in range(d)]
         cols = [encode(X[:, j], self.categories_[j]) for j in range(d)]
@@ -496,7 +332,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on categorical X (n, d) and labels y (n,). Returns self."""
         self._validate_params()
-        X, y = self._validate_data(X, y, dtype=None, ensure_all_finite=False)
+        X = self._validate_data(X, reset=True, dtype=None, ensure_all_finite=False)
+        if y is None:
+            raise ValueError("ID3Classifier requires y to be passed, but the target y is None.")
+        y = column_or_1d(y, warn=True)  # a column vector is ravelled with a warning
+        check_consistent_length(X, y)
         check_classification_targets(y)
         codes = self._codes(X, reset=True)
         sw = check_sample_weight(sample_weight, X)
@@ -505,7 +345,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         keep = sw > 0  # weight 0: as if absent
         builder = _Builder(
             codes=codes[keep],
-            y=y_idx.reshape(-1)[keep],
+            y=y_idx[keep],
             w=sw[keep],
             n_values=[c.shape[0] for c in self.categories_],
             K=self.n_classes_,
@@ -609,17 +449,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             "nodes_removed": before.node_count - self.tree_.node_count,
             "n_nodes_before": before.node_count,
             "n_nodes_after": self.tree_.node_count,
-            "accuracy_before": _accuracy(before, codes, y, w),
-            "accuracy_after": _accuracy(self.tree_, codes, y, w),
+            "accuracy_before": accuracy(before, codes, y, w),
+            "accuracy_after": accuracy(self.tree_, codes, y, w),
         }
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
         t.update(X_types=["2darray", "categorical", "string"])
         return t
-
-
-def _accuracy(tree, codes, y, w):
-    """Weighted accuracy Σ w [ŷ = y] / Σ w of ``tree`` on encoded rows."""
-    stop = route(tree, codes)[0]
-    return float(w @ (tree.majority[stop] == y) / w.sum())
