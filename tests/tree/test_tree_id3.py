@@ -20,6 +20,7 @@ from scratchlearn.datasets import (
 )
 from scratchlearn.exceptions import InvalidParameterError
 from scratchlearn.tree._id3 import ID3Classifier
+from scratchlearn.tree._prune import PruneReport
 
 EPS = np.finfo(np.float64).eps
 # Gains against the closed forms below: each side sums at most 2·K + m·K ≤ 12 terms p·log₂p,
@@ -350,9 +351,9 @@ def test_prune_never_lowers_validation_accuracy(train, val):
     model = ID3Classifier().fit(X[:, :d], y)
     before_score, n_before = model.score(Xv[:, :d], yv), model.tree_.node_count
     report = model.prune(Xv[:, :d], yv)
-    assert report["accuracy_before"] == before_score
-    assert report["accuracy_after"] == model.score(Xv[:, :d], yv) >= before_score
-    assert report["nodes_removed"] == n_before - model.tree_.node_count >= 0
+    assert report.score_before == before_score
+    assert report.score_after == model.score(Xv[:, :d], yv) >= before_score
+    assert report.nodes_removed == n_before - model.tree_.node_count >= 0
     assert model.get_n_leaves() == np.count_nonzero(model.tree_.feature < 0)
 
 
@@ -421,13 +422,15 @@ def test_prune_replaces_a_subtree_that_hurts_validation():
     assert model.tree_.node_count == 6
     # a windy rainy day that was played: the Wind subtree says No, the Rain node's majority Yes
     report = model.prune([["Rain", "Mild", "High", "Strong"]], ["Yes"])
-    assert report == {
-        "nodes_removed": 2,
-        "n_nodes_before": 6,
-        "n_nodes_after": 4,
-        "accuracy_before": 0.0,
-        "accuracy_after": 1.0,
-    }
+    assert report == PruneReport(
+        nodes_before=6,
+        nodes_after=4,
+        leaves_before=4,
+        leaves_after=3,
+        score_before=0.0,
+        score_after=1.0,
+    )
+    assert report.nodes_removed == 2
     assert nested(model, b.feature_names) == (
         "Outlook",
         {"Sunny": "No", "Overcast": "Yes", "Rain": "Yes"},
@@ -440,8 +443,8 @@ def test_prune_cuts_nodes_no_validation_row_reaches():
     # only a Sunny row: the Rain subtree is reached by none (pruned); then the root, as a leaf
     # predicting its tied majority "No", is as right as the tree: pruned to one leaf
     report = model.prune([["Sunny", "Mild", "High", "Weak"]], ["No"])
-    assert report["nodes_removed"] == 5 and model.get_n_leaves() == 1
-    assert report["accuracy_before"] == report["accuracy_after"] == 1.0
+    assert report.nodes_removed == 5 and model.get_n_leaves() == 1
+    assert report.score_before == report.score_after == 1.0
 
 
 # --------------------------------------------------------------------------- bad input

@@ -37,6 +37,7 @@ from ..utils.validation import (
     column_or_1d,
 )
 from ._id3_tree import ID3Tree, accuracy, explain_tree, reduced_error_prune, route
+from ._prune import PruneReport
 
 __all__ = ["ID3Classifier", "ID3Tree", "entropy"]
 
@@ -421,11 +422,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             class_names=list(class_names),
         )
 
-    def prune(self, X_val, y_val, sample_weight=None) -> dict:
+    def prune(self, X_val, y_val, sample_weight=None):
         """Reduced-error pruning on a validation set, in place (see :func:`reduced_error_prune`).
 
-        Returns ``{"nodes_removed", "n_nodes_before", "n_nodes_after", "accuracy_before",
-        "accuracy_after"}`` (accuracies weighted by ``sample_weight``). The validation
+        Returns the :class:`~scratchlearn.tree.PruneReport` the CART trees return too:
+        ``nodes_before``, ``nodes_after``, ``leaves_before``, ``leaves_after``,
+        ``score_before``, ``score_after`` (validation accuracy, weighted by ``sample_weight``)
+        and ``nodes_removed``. The validation
         accuracy never drops (up to the rounding of weighted sums when weights are not
         integers). Raises ValueError on an empty validation set.
         """
@@ -445,13 +448,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         children = [{} if is_leaf[t] else c for t, c in enumerate(before.children)]
         pruned = ID3Tree(**{**before.__dict__, "feature": feature, "children": children})
         self.tree_ = pruned.subtree(keep)
-        return {
-            "nodes_removed": before.node_count - self.tree_.node_count,
-            "n_nodes_before": before.node_count,
-            "n_nodes_after": self.tree_.node_count,
-            "accuracy_before": accuracy(before, codes, y, w),
-            "accuracy_after": accuracy(self.tree_, codes, y, w),
-        }
+        return PruneReport(
+            nodes_before=before.node_count,
+            nodes_after=self.tree_.node_count,
+            leaves_before=int(np.count_nonzero(before.feature < 0)),
+            leaves_after=self.get_n_leaves(),
+            score_before=accuracy(before, codes, y, w),
+            score_after=accuracy(self.tree_, codes, y, w),
+        )
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
