@@ -140,7 +140,6 @@ def stop_rule_bound(m, X, y, s=None):
     q = gᵀHg/‖g‖² (H = ∇²L); that is below the rounding 2ν of the two compared values of L,
     ν = 64ε(|L| + Σsᵢ|kᵢ|/(2S) + |Σsᵢcᵢ|/(2S)) (kernel k, constant c of the deviance), so
     every Gⱼ = ‖g‖₂ ≤ √(4qν), with q from the gradient recomputed here."""
-    family, _ = m._family_link()
     y = np.asarray(y, dtype=float)
     s = np.ones(len(y)) if s is None else np.asarray(s, dtype=float)
     p = len(m.coef_) + int(m.fit_intercept)
@@ -156,8 +155,17 @@ def stop_rule_bound(m, X, y, s=None):
     assert m.stop_reason_ == "stalled" and m.solver == "lbfgs"
     g = gradient_with_rounding(m, X, y, s, beta)[0]
     q = g @ hessian(m, X, y, s) @ g / (g @ g)
+    return np.full(p, np.sqrt(4 * q * objective_rounding(m, X, y, s)))
+
+
+def objective_rounding(m, X, y, s=None, L=None):
+    """ν = 64ε(|L| + Σsᵢ|kᵢ|/(2S) + |Σsᵢcᵢ|/(2S)): the rounding of L = D/(2S) + penalty summed
+    as Σsᵢ kernel(yᵢ, μᵢ) + Σsᵢc(yᵢ), the allowance the solvers give it (L: the fit's last
+    recorded objective unless given)."""
+    family, _ = m._family_link()
+    y = np.asarray(y, dtype=float)
+    s = np.ones(len(y)) if s is None else np.asarray(s, dtype=float)
     kernel, c = family.deviance_split(y)
-    L = m.history_["objective"][-1]
+    L = m.history_["objective"][-1] if L is None else L
     scale = (np.sum(s * np.abs(kernel(y, m.predict(X)))) + abs(np.sum(s * c))) / (2 * s.sum())
-    nu = 64 * EPS * (abs(L) + scale)
-    return np.full(p, np.sqrt(4 * q * nu))
+    return 64 * EPS * (abs(L) + scale)
