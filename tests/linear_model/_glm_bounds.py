@@ -127,3 +127,45 @@ def assert_same_optimum_scaled(a, X, y, s, beta_b, tol=1e-12):
         bound += (np.linalg.norm(g / D) + np.linalg.norm(dg / D)) / mu
     assert np.linalg.norm(D * (beta_a - beta_b)) <= bound
     return bound, D, mu
+
+
+def stop_rule_bound(m, X, y, s=None):
+    """Per-coordinate bound G on |∂ⱼL(β)| that ``m``'s stop reason guarantees at its β.
+
+    "grad_norm": IRLS, L-BFGS and Newton stop at ‖∇L‖∞ ≤ tol, so Gⱼ = tol. Gradient descent
+    stops at ‖∇J(θ)‖₂ ≤ tol in the standardised θ = Aβ (θ_w = σw, θ_b = b + mᵀw), and
+    ∇L = Aᵀ∇J: ∂L/∂wⱼ = σⱼ∂J/∂θⱼ + mⱼ∂J/∂θ_b, ∂L/∂b = ∂J/∂θ_b, so by Cauchy–Schwarz
+    Gⱼ = √(σⱼ² + mⱼ²)·tol and G_b = tol. "stalled" (L-BFGS): a steepest-descent line search
+    found no decrease, while along −g the decrease available is ‖g‖²/(2q) with
+    q = gᵀHg/‖g‖² (H = ∇²L); that is below the rounding 2ν of the two compared values of L,
+    ν = 64ε(|L| + Σsᵢ|kᵢ|/(2S) + |Σsᵢcᵢ|/(2S)) (kernel k, constant c of the deviance), so
+    every Gⱼ = ‖g‖₂ ≤ √(4qν), with q from the gradient recomputed here."""
+    y = np.asarray(y, dtype=float)
+    s = np.ones(len(y)) if s is None else np.asarray(s, dtype=float)
+    p = len(m.coef_) + int(m.fit_intercept)
+    beta = np.append(m.coef_, m.intercept_) if m.fit_intercept else m.coef_
+    if m.stop_reason_ == "grad_norm" and m.solver != "gd":
+        return np.full(p, float(m.tol))
+    if m.stop_reason_ == "grad_norm":  # gd, tol on the standardised gradient's 2-norm
+        from scratchlearn.linear_model._glm_gd import standardised_problem
+
+        pen = np.zeros(p)
+        _, _, mean, sigma = standardised_problem(X, s, m.fit_intercept, pen)
+        return np.append(np.hypot(sigma, mean), 1.0)[:p] * m.tol
+    assert m.stop_reason_ == "stalled" and m.solver == "lbfgs"
+    g = gradient_with_rounding(m, X, y, s, beta)[0]
+    q = g @ hessian(m, X, y, s) @ g / (g @ g)
+    return np.full(p, np.sqrt(4 * q * objective_rounding(m, X, y, s)))
+
+
+def objective_rounding(m, X, y, s=None, L=None):
+    """ν = 64ε(|L| + Σsᵢ|kᵢ|/(2S) + |Σsᵢcᵢ|/(2S)): the rounding of L = D/(2S) + penalty summed
+    as Σsᵢ kernel(yᵢ, μᵢ) + Σsᵢc(yᵢ), the allowance the solvers give it (L: the fit's last
+    recorded objective unless given)."""
+    family, _ = m._family_link()
+    y = np.asarray(y, dtype=float)
+    s = np.ones(len(y)) if s is None else np.asarray(s, dtype=float)
+    kernel, c = family.deviance_split(y)
+    L = m.history_["objective"][-1] if L is None else L
+    scale = (np.sum(s * np.abs(kernel(y, m.predict(X)))) + abs(np.sum(s * c))) / (2 * s.sum())
+    return 64 * EPS * (abs(L) + scale)
