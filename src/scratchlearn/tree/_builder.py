@@ -1,0 +1,256 @@
+"""Growing a CART tree inside Numba: depth-first, or best-first under ``max_leaf_nodes``.
+
+All rows live in one index array ``samples``; a node owns the slice ``samples[start:end]`` and
+splitting it partitions that slice in place (left rows first), so no copy of X is ever made.
+
+A node t is a leaf when ``depth ≥ max_depth``, when it has fewer than ``min_samples_split`` rows
+(or fewer than ``2·min_samples_leaf``, or less than ``2·min_weight_leaf`` weight), when it is pure
+(``I_t ≤ ε``, the machine epsilon), when no valid split exists, or when the best split's weighted
+impurity decrease
+
+.. math::  ΔI = \\frac{N_t}{N}\\Big(I_t - \\frac{N_L}{N_t} I_L - \\frac{N_R}{N_t} I_R\\Big)
+
+(N the total training weight) satisfies ``ΔI + ε < min_impurity_decrease``.
+
+Depth-first growth numbers nodes in the order they are created: root 0, then the whole left
+subtree, then the right one. Best-first growth (``max_leaf_nodes``) searches the best split of a
+node as soon as the node is created and keeps the created-but-unexpanded nodes in a max-heap keyed
+by ΔI; it repeatedly expands the top one, creating its left child and then its right child, until
+``max_leaf_nodes − 1`` nodes have been split; every node still waiting becomes a leaf.
+
+Node storage: ``ints`` (cap, 4) = (left, right, feature, n_node_samples), ``floats`` (cap, 3) =
+(threshold, impurity, weighted_n_node_samples) and ``value`` (cap, K); doubled when full.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ._criteria import ENTROPY, GINI, node_stats
+from ._splitter import node_split
+
+EPS = np.finfo(np.float64).eps
+
+
+@numba.njit(cache=True)
+def _grow(ints, floats, value):
+    cap = ints.shape[0] * 2
+    ints2 = np.full((cap, 4), -1, dtype=np.intp)
+    floats2 = np.empty((cap, 3))
+    value2 = np.empty((cap, value.shape[1]))
+    n = ints.shape[0]
+    ints2[:n] = ints
+    floats2[:n] = floats
+    value2[:n] = value
+    return ints2, floats2, value2
+
+
+@numba.njit(cache=True)
+def _partition(X, samples, start, end, f, theta):
+    """Move the rows with x_f ≤ θ to the front of samples[start:end]; return their end."""
+    i, j = start, end - 1
+    while i <= j:
+        if X[samples[i], f] <= theta:
+            i += 1
+        else:
+            s = samples[i]
+            samples[i] = samples[j]
+            samples[j] = s
+            j -= 1
+    return i
+
+
+@numba.njit(cache=True)
+def _split_node(X, yc, yv, w, samples, start, end, impurity, wN, value, params, state, work):
+    """Search and apply the best split of a node; returns (feature, θ, pos, ΔI·N/N_t·N_t)."""
+    m = end - start
+    crit = params[0]
+    ycl = np.empty(m, dtype=np.intp)
+    yvl = np.empty(m)
+    wvl = np.empty(m)
+    total = np.zeros(value.shape[0])  # weighted class counts (classifier)
+    sum_total = 0.0
+    for r in range(m):
+        s = samples[start + r]
+        ycl[r] = yc[s]
+        yvl[r] = yv[s]
+        wvl[r] = w[s]
+        sum_total += w[s] * yv[s]
+        if crit == GINI or crit == ENTROPY:
+            total[yc[s]] += w[s]
+    f, theta, proxy = node_split(
+        X, samples, start, end, ycl, yvl, wvl, total, sum_total, wN, params, state, work
+    )
+    if f < 0:
+        return -1, 0.0, end, 0.0
+    pos = _partition(X, samples, start, end, f, theta)
+    tmp = np.empty(value.shape[0])
+    wL, iL = node_stats(samples, start, pos, yc, yv, w, crit, tmp)
+    wR, iR = node_stats(samples, pos, end, yc, yv, w, crit, tmp)
+    return f, theta, pos, wN * impurity - wL * iL - wR * iR
+
+
+@numba.njit(cache=True)
+def _add_node(store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, crit):
+    ints, floats, value = store
+    if n_nodes >= ints.shape[0]:
+        ints, floats, value = _grow(ints, floats, value)
+    wN, impurity = node_stats(samples, start, end, yc, yv, w, crit, value[n_nodes])
+    ints[n_nodes, 0] = -1
+    ints[n_nodes, 1] = -1
+    ints[n_nodes, 2] = -2
+    ints[n_nodes, 3] = end - start
+    floats[n_nodes, 0] = -2.0
+    floats[n_nodes, 1] = impurity
+    floats[n_nodes, 2] = wN
+    if parent >= 0:
+        ints[parent, 0 if is_left else 1] = n_nodes
+    return (ints, floats, value), wN, impurity
+
+
+@numba.njit(cache=True)
+def _expand(X, yc, yv, w, samples, store, n_nodes, start, end, depth, parent, is_left, limits,
+            W, params, state, work):  # fmt: skip
+    """Create one node and find its split: (store, pos, ΔI, is_leaf)."""
+    max_depth, min_split, min_wsplit, min_decrease = limits
+    store, wN, impurity = _add_node(
+        store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, params[0]
+    )
+    m = end - start
+    leaf = depth >= max_depth or m < min_split or wN < min_wsplit or impurity <= EPS
+    if leaf:
+        return store, end, 0.0, True
+    value = store[2][n_nodes]
+    f, theta, pos, decrease = _split_node(
+        X, yc, yv, w, samples, start, end, impurity, wN, value, params, state, work
+    )
+    improvement = decrease / W
+    if f < 0 or improvement + EPS < min_decrease:
+        return store, end, 0.0, True
+    store[0][n_nodes, 2] = f
+    store[1][n_nodes, 0] = theta
+    return store, pos, improvement, False
+
+
+@numba.njit(cache=True)
+def _make_leaf(store, node):
+    store[0][node, 0] = -1
+    store[0][node, 1] = -1
+    store[0][node, 2] = -2
+    store[1][node, 0] = -2.0
+
+
+@numba.njit(cache=True)
+def _depth_first(X, yc, yv, w, samples, store, limits, W, params, state, work):
+    """Grow from a stack of (start, end, depth, parent, is_left): left child popped first."""
+    stack = np.empty((64, 5), dtype=np.intp)
+    stack[0] = (0, samples.shape[0], 0, -1, 0)
+    top, n_nodes = 1, 0
+    while top > 0:
+        top -= 1
+        start, end, depth, parent, is_left = stack[top]
+        store, pos, _, leaf = _expand(
+            X, yc, yv, w, samples, store, n_nodes, start, end, depth, parent, is_left == 1,
+            limits, W, params, state, work,
+        )  # fmt: skip
+        n_nodes += 1
+        if leaf:
+            continue
+        if top + 2 > stack.shape[0]:
+            stack = np.concatenate((stack, np.empty_like(stack)))
+        stack[top] = (pos, end, depth + 1, n_nodes - 1, 0)
+        stack[top + 1] = (start, pos, depth + 1, n_nodes - 1, 1)
+        top += 2
+    return store, n_nodes
+
+
+@numba.njit(cache=True)
+def _heap_push(heap, n_heap, key, r):
+    heap[n_heap] = r
+    i = n_heap
+    while i > 0 and key[heap[(i - 1) // 2]] < key[heap[i]]:
+        heap[i], heap[(i - 1) // 2] = heap[(i - 1) // 2], heap[i]
+        i = (i - 1) // 2
+    return n_heap + 1
+
+
+@numba.njit(cache=True)
+def _heap_pop(heap, n_heap, key):
+    top = heap[0]
+    n_heap -= 1
+    heap[0] = heap[n_heap]
+    i = 0
+    while True:
+        a, b, big = 2 * i + 1, 2 * i + 2, i
+        if a < n_heap and key[heap[a]] > key[heap[big]]:
+            big = a
+        if b < n_heap and key[heap[b]] > key[heap[big]]:
+            big = b
+        if big == i:
+            return top, n_heap
+        heap[i], heap[big] = heap[big], heap[i]
+        i = big
+
+
+@numba.njit(cache=True)
+def _best_first(X, yc, yv, w, samples, store, limits, W, params, state, work, max_leaf_nodes):
+    """Grow by repeatedly expanding the frontier node of largest ΔI (records: start, end,
+    depth, node, pos, is_leaf; key ΔI)."""
+    cap = 2 * max_leaf_nodes + 2
+    rec = np.empty((cap, 6), dtype=np.intp)
+    key = np.empty(cap)
+    heap = np.empty(cap, dtype=np.intp)
+    store, pos, imp, leaf = _expand(
+        X, yc, yv, w, samples, store, 0, 0, samples.shape[0], 0, -1, True,
+        limits, W, params, state, work,
+    )  # fmt: skip
+    rec[0] = (0, samples.shape[0], 0, 0, pos, int(leaf))
+    key[0] = imp
+    n_nodes, n_rec, n_heap = 1, 1, _heap_push(heap, 0, key, 0)
+    splits_left = max_leaf_nodes - 1
+    while n_heap > 0:
+        r, n_heap = _heap_pop(heap, n_heap, key)
+        start, end, depth, node, pos, leaf = rec[r]
+        if leaf == 1 or splits_left <= 0:
+            _make_leaf(store, node)
+            continue
+        splits_left -= 1
+        for a, b, is_left in ((start, pos, True), (pos, end, False)):
+            store, p2, imp2, leaf2 = _expand(
+                X, yc, yv, w, samples, store, n_nodes, a, b, depth + 1, node, is_left,
+                limits, W, params, state, work,
+            )  # fmt: skip
+            rec[n_rec] = (a, b, depth + 1, n_nodes, p2, int(leaf2))
+            key[n_rec] = imp2
+            n_heap = _heap_push(heap, n_heap, key, n_rec)
+            n_rec += 1
+            n_nodes += 1
+    return store, n_nodes
+
+
+@numba.njit(cache=True)
+def build_tree(X, yc, yv, w, samples, K, params, limits, max_leaf_nodes, min_wleaf, seed):
+    """Grow the tree; returns (ints, floats, value) trimmed to the node count.
+
+    ``params`` = (crit, min_samples_leaf, max_features, random_splitter); ``limits`` =
+    (max_depth, min_samples_split, 2·min_weight_leaf, min_impurity_decrease);
+    ``max_leaf_nodes`` ≤ 0 grows depth-first. ``samples`` (the rows of non-zero weight) is
+    reordered in place.
+    """
+    n_used = samples.shape[0]
+    state = np.array([seed], dtype=np.uint64)
+    work = (np.arange(X.shape[1]), np.empty(n_used), np.empty(K), np.empty(n_used + 1), min_wleaf)
+    cap = 64
+    store = (np.full((cap, 4), -1, dtype=np.intp), np.empty((cap, 3)), np.empty((cap, K)))
+    W = 0.0
+    for q in range(n_used):
+        W += w[samples[q]]
+    if max_leaf_nodes <= 0:
+        store, n_nodes = _depth_first(X, yc, yv, w, samples, store, limits, W, params, state, work)
+    else:
+        store, n_nodes = _best_first(
+            X, yc, yv, w, samples, store, limits, W, params, state, work, max_leaf_nodes
+        )
+    ints, floats, value = store
+    return ints[:n_nodes].copy(), floats[:n_nodes].copy(), value[:n_nodes].copy()

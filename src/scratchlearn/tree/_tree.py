@@ -1,0 +1,159 @@
+"""The fitted tree as flat arrays (scikit-learn's layout), and the loops that walk it.
+
+Node t has ``children_left[t]``, ``children_right[t]`` (−1 at a leaf), ``feature[t]`` (−2 at a
+leaf), ``threshold[t]`` (−2.0 at a leaf; a row goes LEFT when ``x[feature] ≤ threshold``),
+``impurity[t]``, ``n_node_samples[t]`` (rows), ``weighted_n_node_samples[t]`` (Σ w) and
+``value[t]`` (1, K): the weighted class fractions of a classifier node, or the (1, 1) weighted mean
+(median for the absolute error) of a regressor node. Node 0 is the root.
+
+Feature importance of feature j (normalised weighted impurity decrease):
+
+.. math::
+
+    \\mathrm{imp}_j \\propto \\sum_{t:\\,\\mathrm{feature}(t)=j}
+        N_t I_t - N_{L(t)} I_{L(t)} - N_{R(t)} I_{R(t)},
+
+scaled to sum to one (all zeros when the tree is a single leaf).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["Tree", "apply_tree"]
+
+_FIELDS = (
+    "children_left",
+    "children_right",
+    "feature",
+    "threshold",
+    "impurity",
+    "n_node_samples",
+    "weighted_n_node_samples",
+    "value",
+)
+
+
+@numba.njit(cache=True)
+def apply_tree(X, left, right, feature, threshold):
+    """The leaf index reached by every row of X (n, d)."""
+    out = np.empty(X.shape[0], dtype=np.intp)
+    for i in range(X.shape[0]):
+        t = 0
+        while left[t] != -1:
+            t = left[t] if X[i, feature[t]] <= threshold[t] else right[t]
+        out[i] = t
+    return out
+
+
+@numba.njit(cache=True)
+def _path_lengths(X, left, right, feature, threshold):
+    """Node count of every row's root-to-leaf path, then the nodes, as CSR (indptr, indices)."""
+    n = X.shape[0]
+    indptr = np.zeros(n + 1, dtype=np.intp)
+    for i in range(n):
+        t, k = 0, 1
+        while left[t] != -1:
+            t = left[t] if X[i, feature[t]] <= threshold[t] else right[t]
+            k += 1
+        indptr[i + 1] = indptr[i] + k
+    indices = np.empty(indptr[n], dtype=np.intp)
+    for i in range(n):
+        t, q = 0, indptr[i]
+        indices[q] = 0
+        while left[t] != -1:
+            t = left[t] if X[i, feature[t]] <= threshold[t] else right[t]
+            q += 1
+            indices[q] = t
+    return indptr, indices
+
+
+def _depths(children_left, children_right):
+    depth = np.zeros(children_left.shape[0], dtype=np.intp)
+    for t in range(children_left.shape[0]):  # a child is always numbered after its parent
+        if children_left[t] != -1:
+            depth[children_left[t]] = depth[t] + 1
+            depth[children_right[t]] = depth[t] + 1
+    return depth
+
+
+class Tree:
+    """A fitted binary tree as flat arrays; ``Tree(**arrays)`` with the eight arrays above.
+
+    Derived: ``node_count``, ``max_depth`` (root depth 0), ``n_leaves``, ``n_features`` (one
+    more than the largest feature index used, unless given), ``n_classes`` (``np.array([K])``)
+    and ``n_outputs`` (1).
+    """
+
+    def __init__(
+        self,
+        *,
+        children_left,
+        children_right,
+        feature,
+        threshold,
+        impurity,
+        n_node_samples,
+        weighted_n_node_samples,
+        value,
+        n_features=None,
+    ):
+        self.children_left = np.ascontiguousarray(children_left, dtype=np.intp)
+        self.children_right = np.ascontiguousarray(children_right, dtype=np.intp)
+        self.feature = np.ascontiguousarray(feature, dtype=np.intp)
+        self.threshold = np.ascontiguousarray(threshold, dtype=np.float64)
+        self.impurity = np.ascontiguousarray(impurity, dtype=np.float64)
+        self.n_node_samples = np.ascontiguousarray(n_node_samples, dtype=np.intp)
+        self.weighted_n_node_samples = np.ascontiguousarray(
+            weighted_n_node_samples, dtype=np.float64
+        )
+        value = np.asarray(value, dtype=np.float64)
+        self.value = value.reshape(value.shape[0], 1, -1) if value.ndim != 3 else value
+        self.node_count = int(self.children_left.shape[0])
+        for name in _FIELDS:
+            if getattr(self, name).shape[0] != self.node_count:
+                raise ValueError(
+                    f"Tree arrays must all have one entry per node: {name} has "
+                    f"{getattr(self, name).shape[0]}, children_left has {self.node_count}."
+                )
+        self.n_leaves = int(np.sum(self.children_left == -1))
+        self.max_depth = int(_depths(self.children_left, self.children_right).max(initial=0))
+        used = self.feature[self.feature >= 0]
+        self.n_features = int(n_features if n_features is not None else used.max(initial=-1) + 1)
+        self.n_classes = np.array([self.value.shape[2]], dtype=np.intp)
+        self.n_outputs = 1
+
+    def as_dict(self) -> dict:
+        """The eight arrays, keyed by name (``Tree(**tree.as_dict())`` copies the tree)."""
+        return {name: getattr(self, name).copy() for name in _FIELDS}
+
+    def apply(self, X):
+        """Leaf index of every row of a validated float64 X (n, d)."""
+        return apply_tree(X, self.children_left, self.children_right, self.feature, self.threshold)
+
+    def predict(self, X):
+        """``value[apply(X)]``: (n, 1, K)."""
+        return self.value[self.apply(X)]
+
+    def decision_path(self, X):
+        """CSR indicator (n, node_count): entry (i, t) is 1 when row i passes through node t."""
+        indptr, indices = _path_lengths(
+            X, self.children_left, self.children_right, self.feature, self.threshold
+        )
+        data = np.ones(indices.shape[0], dtype=np.intp)
+        return sp.csr_matrix((data, indices, indptr), shape=(X.shape[0], self.node_count))
+
+    def compute_feature_importances(self, normalize: bool = True):
+        """Σ over the nodes splitting on j of N_t I_t − N_L I_L − N_R I_R, over N_root."""
+        out = np.zeros(self.n_features)
+        internal = np.flatnonzero(self.children_left != -1)
+        L, R = self.children_left[internal], self.children_right[internal]
+        NI = self.weighted_n_node_samples * self.impurity
+        np.add.at(out, self.feature[internal], NI[internal] - NI[L] - NI[R])
+        out /= self.weighted_n_node_samples[0]
+        total = out.sum()
+        if normalize and total > 0.0:
+            out /= total
+        return out
