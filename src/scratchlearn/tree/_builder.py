@@ -62,14 +62,12 @@ def _partition(X, samples, start, end, f, theta):
 
 
 @numba.njit(cache=True)
-def _split_node(X, yc, yv, w, samples, start, end, impurity, wN, value, params, state, work):
-    """Search and apply the best split of a node; returns (feature, θ, pos, ΔI·N/N_t·N_t)."""
+def _split_node(X, yc, yv, w, samples, start, end, impurity, wN, params, min_wleaf, state, work):
+    """Search and apply the best split of a node: (feature, θ, pos, N_t I_t − N_L I_L − N_R I_R)."""
+    features, xs, ix, ycl, yvl, wvl, left, total, tmp, buf = work
     m = end - start
     crit = params[0]
-    ycl = np.empty(m, dtype=np.intp)
-    yvl = np.empty(m)
-    wvl = np.empty(m)
-    total = np.zeros(value.shape[0])  # weighted class counts (classifier)
+    total[:] = 0.0  # weighted class counts (classifier)
     sum_total = 0.0
     for r in range(m):
         s = samples[start + r]
@@ -79,13 +77,13 @@ def _split_node(X, yc, yv, w, samples, start, end, impurity, wN, value, params, 
         sum_total += w[s] * yv[s]
         if crit == GINI or crit == ENTROPY:
             total[yc[s]] += w[s]
-    f, theta, proxy = node_split(
-        X, samples, start, end, ycl, yvl, wvl, total, sum_total, wN, params, state, work
-    )
+    f, theta, _ = node_split(
+        X, samples, start, end, ycl, yvl, wvl, total, sum_total, wN, params, min_wleaf, state,
+        features, xs, ix, left, buf,
+    )  # fmt: skip
     if f < 0:
         return -1, 0.0, end, 0.0
     pos = _partition(X, samples, start, end, f, theta)
-    tmp = np.empty(value.shape[0])
     wL, iL = node_stats(samples, start, pos, yc, yv, w, crit, tmp)
     wR, iR = node_stats(samples, pos, end, yc, yv, w, crit, tmp)
     return f, theta, pos, wN * impurity - wL * iL - wR * iR
@@ -113,17 +111,16 @@ def _add_node(store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, c
 def _expand(X, yc, yv, w, samples, store, n_nodes, start, end, depth, parent, is_left, limits,
             W, params, state, work):  # fmt: skip
     """Create one node and find its split: (store, pos, ΔI, is_leaf)."""
-    max_depth, min_split, min_wsplit, min_decrease = limits
+    max_depth, min_split, min_wleaf, min_decrease = limits
     store, wN, impurity = _add_node(
         store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, params[0]
     )
     m = end - start
-    leaf = depth >= max_depth or m < min_split or wN < min_wsplit or impurity <= EPS
+    leaf = depth >= max_depth or m < min_split or wN < 2.0 * min_wleaf or impurity <= EPS
     if leaf:
         return store, end, 0.0, True
-    value = store[2][n_nodes]
     f, theta, pos, decrease = _split_node(
-        X, yc, yv, w, samples, start, end, impurity, wN, value, params, state, work
+        X, yc, yv, w, samples, start, end, impurity, wN, params, min_wleaf, state, work
     )
     improvement = decrease / W
     if f < 0 or improvement + EPS < min_decrease:
@@ -230,17 +227,20 @@ def _best_first(X, yc, yv, w, samples, store, limits, W, params, state, work, ma
 
 
 @numba.njit(cache=True)
-def build_tree(X, yc, yv, w, samples, K, params, limits, max_leaf_nodes, min_wleaf, seed):
+def build_tree(X, yc, yv, w, samples, K, params, limits, max_leaf_nodes, seed):
     """Grow the tree; returns (ints, floats, value) trimmed to the node count.
 
     ``params`` = (crit, min_samples_leaf, max_features, random_splitter); ``limits`` =
-    (max_depth, min_samples_split, 2·min_weight_leaf, min_impurity_decrease);
+    (max_depth, min_samples_split, min_weight_leaf, min_impurity_decrease);
     ``max_leaf_nodes`` ≤ 0 grows depth-first. ``samples`` (the rows of non-zero weight) is
     reordered in place.
     """
     n_used = samples.shape[0]
     state = np.array([seed], dtype=np.uint64)
-    work = (np.arange(X.shape[1]), np.empty(n_used), np.empty(K), np.empty(n_used + 1), min_wleaf)
+    n = n_used
+    work = (np.arange(X.shape[1]), np.empty(n), np.empty(n, dtype=np.intp),
+            np.empty(n, dtype=np.intp), np.empty(n), np.empty(n), np.empty(K), np.empty(K),
+            np.empty(K), np.empty(n + 1))  # fmt: skip
     cap = 64
     store = (np.full((cap, 4), -1, dtype=np.intp), np.empty((cap, 3)), np.empty((cap, K)))
     W = 0.0

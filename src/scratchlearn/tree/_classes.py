@@ -45,6 +45,9 @@ class _Fraction:
 
 def _check_finite_columns(X) -> None:
     """A clear error naming the first column holding NaN or ±inf (no missing-value support)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(X)):  # one cheap reduction decides the common case
+            return
     bad = ~np.isfinite(X)
     if bad.any():
         j = int(np.flatnonzero(bad.any(axis=0))[0])
@@ -110,12 +113,12 @@ class _BaseDecisionTree(BaseEstimator):
             [crit, min_leaf, self.max_features_, self.splitter == "random"], dtype=np.int64
         )
         max_depth = _NO_LIMIT if self.max_depth is None else int(self.max_depth)
-        limits = (max_depth, min_split, 2.0 * min_wleaf, float(self.min_impurity_decrease))
+        limits = (max_depth, min_split, float(min_wleaf), float(self.min_impurity_decrease))
         samples = np.flatnonzero(sw != 0.0).astype(np.intp)  # zero-weight rows take no part
         Xf = np.asfortranarray(X)  # a column is contiguous: the gather of x_j is one stride
         ints, floats, value = build_tree(
             Xf, y_codes, y_values, sw, samples, K, params, limits,
-            int(self.max_leaf_nodes or 0), float(min_wleaf), np.uint64(seed),
+            int(self.max_leaf_nodes or 0), np.uint64(seed),
         )  # fmt: skip
         self.tree_ = Tree(
             children_left=ints[:, 0],

@@ -40,7 +40,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._criteria import ABSOLUTE, ENTROPY, GINI, SQUARED, class_impurity, split_stats_absolute
+from ._criteria import ABSOLUTE, ENTROPY, GINI, SQUARED, split_stats_absolute
+from ._sort import sort_pairs
 
 __all__ = ["best_split_reference", "node_split", "rand_int", "rand_uniform"]
 
@@ -191,20 +192,20 @@ def _random_candidate(
 
 # -- the search over the features of one node --------------------------------------------------
 @numba.njit(cache=True)
-def node_split(X, samples, start, end, yc, yv, wv, total, sum_total, wN, params, state, work):
+def node_split(X, samples, start, end, yc, yv, wv, total, sum_total, wN, params, min_wleaf,
+               state, features, xs, ix, left, buf):  # fmt: skip
     """Best split (feature, threshold, proxy) of the node ``samples[start:end]``.
 
-    ``yc``, ``yv``, ``wv`` are the node's class codes, targets and weights (node-local, length
-    m); ``total`` its weighted class counts, ``sum_total`` its ``Σ w y``, ``wN`` its weight.
-    ``params`` = (crit, min_samples_leaf, max_features, random_splitter) as int64 and
-    ``work`` = (features permutation, value buffer, class-count buffer, proxy buffer, min leaf
-    weight). Returns feature −1 when no valid split exists.
+    ``yc``, ``yv``, ``wv`` are the node's class codes, targets and weights (node-local: entry r
+    belongs to ``samples[start + r]``); ``total`` its weighted class counts, ``sum_total`` its
+    ``Σ w y``, ``wN`` its weight; ``params`` = (crit, min_samples_leaf, max_features,
+    random_splitter). ``features`` (a permutation of 0..d−1) is reshuffled as features are
+    drawn: on return its first entries are the visit order. ``xs``, ``ix``, ``left``, ``buf`` are
+    scratch buffers. Returns feature −1 when no valid split exists.
     """
-    features, xs, left, buf, min_wleaf = work
     crit, min_leaf, max_features, random_splitter = params[0], params[1], params[2], params[3]
     m = end - start
     d = X.shape[1]
-    xs = xs[:m]
     best, best_f, best_theta = -np.inf, -1, 0.0
     visited, n_const, i = 0, 0, 0
     while i < d and (visited < max_features or visited <= n_const):
@@ -216,23 +217,23 @@ def node_split(X, samples, start, end, yc, yv, wv, total, sum_total, wN, params,
         visited += 1
         for r in range(m):
             xs[r] = X[samples[start + r], f]
+            ix[r] = r
         if random_splitter:
-            lo, hi = xs.min(), xs.max()
+            lo, hi = xs[:m].min(), xs[:m].max()
             if hi <= lo:
                 n_const += 1
                 continue
             proxy, theta = _random_candidate(
-                xs, yc, yv, wv, total, sum_total, wN, crit, min_leaf, min_wleaf, lo, hi, state,
-                left, buf,
+                xs[:m], yc, yv, wv, total, sum_total, wN, crit, min_leaf, min_wleaf, lo, hi,
+                state, left, buf,
             )  # fmt: skip
         else:
-            order = np.argsort(xs)
-            xsorted = xs[order]
-            if xsorted[m - 1] <= xsorted[0]:
+            sort_pairs(xs, ix, m)
+            if xs[m - 1] <= xs[0]:
                 n_const += 1
                 continue
             proxy, theta = _sweep(
-                xsorted, order, yc, yv, wv, total, sum_total, wN, crit, min_leaf, min_wleaf,
+                xs[:m], ix[:m], yc, yv, wv, total, sum_total, wN, crit, min_leaf, min_wleaf,
                 left, buf,
             )  # fmt: skip
         if proxy > best:
