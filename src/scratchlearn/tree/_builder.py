@@ -1,7 +1,9 @@
 """Growing a CART tree inside Numba: depth-first, or best-first under ``max_leaf_nodes``.
 
-All rows live in one index array ``samples``; a node owns the slice ``samples[start:end]`` and
-splitting it partitions that slice in place (left rows first), so no copy of X is ever made.
+The rows are sorted once by every feature (``order`` (d, m), row j the rows by increasing x_j); a
+node owns the columns ``order[:, start:end]``, and splitting it partitions every row of that slice
+in place and stably (left rows first, each part still sorted), so no node ever sorts and no copy of
+X is ever made: the split search of a node of m rows costs O(d·m), not O(d·m log m).
 
 A node t is a leaf when ``depth ≥ max_depth``, when it has fewer than ``min_samples_split`` rows
 (or fewer than ``2·min_samples_leaf``, or less than ``2·min_weight_leaf`` weight), when it is pure
@@ -47,43 +49,48 @@ def _grow(ints, floats, value):
 
 
 @numba.njit(cache=True)
-def _partition(X, samples, start, end, f, theta):
-    """Move the rows with x_f ≤ θ to the front of samples[start:end]; return their end."""
-    i, j = start, end - 1
-    while i <= j:
-        if X[samples[i], f] <= theta:
-            i += 1
-        else:
-            s = samples[i]
-            samples[i] = samples[j]
-            samples[j] = s
-            j -= 1
-    return i
+def _partition(X, order, start, end, f, theta, goes_left, buf):
+    """Split the node's slice of every row of ``order`` into its left rows (x_f ≤ θ) then its
+    right rows, each keeping its sorted order (a stable partition); return the boundary."""
+    for p in range(start, end):
+        s = order[f, p]
+        goes_left[s] = X[s, f] <= theta
+    pos = start
+    for j in range(order.shape[0]):
+        i, k = start, 0
+        for p in range(start, end):
+            s = order[j, p]
+            if goes_left[s]:
+                order[j, i] = s  # i ≤ p: writes only where already read
+                i += 1
+            else:
+                buf[k] = s
+                k += 1
+        order[j, i : i + k] = buf[:k]
+        pos = i
+    return pos
 
 
 @numba.njit(cache=True)
-def _split_node(X, yc, yv, w, samples, start, end, impurity, wN, params, min_wleaf, state, work):
+def _split_node(X, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf, state, work):
     """Search and apply the best split of a node: (feature, θ, pos, N_t I_t − N_L I_L − N_R I_R)."""
-    features, xs, ix, ycl, yvl, wvl, left, total, tmp, buf = work
-    m = end - start
+    features, xs, goes_left, ibuf, left, total, tmp, buf = work
     crit = params[0]
+    samples = order[0]
     total[:] = 0.0  # weighted class counts (classifier)
     sum_total = 0.0
-    for r in range(m):
-        s = samples[start + r]
-        ycl[r] = yc[s]
-        yvl[r] = yv[s]
-        wvl[r] = w[s]
+    for q in range(start, end):
+        s = samples[q]
         sum_total += w[s] * yv[s]
         if crit == GINI or crit == ENTROPY:
             total[yc[s]] += w[s]
     f, theta, _ = node_split(
-        X, samples, start, end, ycl, yvl, wvl, total, sum_total, wN, params, min_wleaf, state,
-        features, xs, ix, left, buf,
+        X, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf, state,
+        features, xs, left, buf,
     )  # fmt: skip
     if f < 0:
         return -1, 0.0, end, 0.0
-    pos = _partition(X, samples, start, end, f, theta)
+    pos = _partition(X, order, start, end, f, theta, goes_left, ibuf)
     wL, iL = node_stats(samples, start, pos, yc, yv, w, crit, tmp)
     wR, iR = node_stats(samples, pos, end, yc, yv, w, crit, tmp)
     return f, theta, pos, wN * impurity - wL * iL - wR * iR
@@ -108,19 +115,19 @@ def _add_node(store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, c
 
 
 @numba.njit(cache=True)
-def _expand(X, yc, yv, w, samples, store, n_nodes, start, end, depth, parent, is_left, limits,
+def _expand(X, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_left, limits,
             W, params, state, work):  # fmt: skip
     """Create one node and find its split: (store, pos, ΔI, is_leaf)."""
     max_depth, min_split, min_wleaf, min_decrease = limits
     store, wN, impurity = _add_node(
-        store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, params[0]
+        store, n_nodes, parent, is_left, order[0], start, end, yc, yv, w, params[0]
     )
     m = end - start
     leaf = depth >= max_depth or m < min_split or wN < 2.0 * min_wleaf or impurity <= EPS
     if leaf:
         return store, end, 0.0, True
     f, theta, pos, decrease = _split_node(
-        X, yc, yv, w, samples, start, end, impurity, wN, params, min_wleaf, state, work
+        X, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf, state, work
     )
     improvement = decrease / W
     if f < 0 or improvement + EPS < min_decrease:
@@ -139,16 +146,16 @@ def _make_leaf(store, node):
 
 
 @numba.njit(cache=True)
-def _depth_first(X, yc, yv, w, samples, store, limits, W, params, state, work):
+def _depth_first(X, yc, yv, w, order, store, limits, W, params, state, work):
     """Grow from a stack of (start, end, depth, parent, is_left): left child popped first."""
     stack = np.empty((64, 5), dtype=np.intp)
-    stack[0] = (0, samples.shape[0], 0, -1, 0)
+    stack[0] = (0, order.shape[1], 0, -1, 0)
     top, n_nodes = 1, 0
     while top > 0:
         top -= 1
         start, end, depth, parent, is_left = stack[top]
         store, pos, _, leaf = _expand(
-            X, yc, yv, w, samples, store, n_nodes, start, end, depth, parent, is_left == 1,
+            X, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_left == 1,
             limits, W, params, state, work,
         )  # fmt: skip
         n_nodes += 1
@@ -191,7 +198,7 @@ def _heap_pop(heap, n_heap, key):
 
 
 @numba.njit(cache=True)
-def _best_first(X, yc, yv, w, samples, store, limits, W, params, state, work, max_leaf_nodes):
+def _best_first(X, yc, yv, w, order, store, limits, W, params, state, work, max_leaf_nodes):
     """Grow by repeatedly expanding the frontier node of largest ΔI (records: start, end,
     depth, node, pos, is_leaf; key ΔI)."""
     cap = 2 * max_leaf_nodes + 2
@@ -199,10 +206,10 @@ def _best_first(X, yc, yv, w, samples, store, limits, W, params, state, work, ma
     key = np.empty(cap)
     heap = np.empty(cap, dtype=np.intp)
     store, pos, imp, leaf = _expand(
-        X, yc, yv, w, samples, store, 0, 0, samples.shape[0], 0, -1, True,
+        X, yc, yv, w, order, store, 0, 0, order.shape[1], 0, -1, True,
         limits, W, params, state, work,
     )  # fmt: skip
-    rec[0] = (0, samples.shape[0], 0, 0, pos, int(leaf))
+    rec[0] = (0, order.shape[1], 0, 0, pos, int(leaf))
     key[0] = imp
     n_nodes, n_rec, n_heap = 1, 1, _heap_push(heap, 0, key, 0)
     splits_left = max_leaf_nodes - 1
@@ -215,7 +222,7 @@ def _best_first(X, yc, yv, w, samples, store, limits, W, params, state, work, ma
         splits_left -= 1
         for a, b, is_left in ((start, pos, True), (pos, end, False)):
             store, p2, imp2, leaf2 = _expand(
-                X, yc, yv, w, samples, store, n_nodes, a, b, depth + 1, node, is_left,
+                X, yc, yv, w, order, store, n_nodes, a, b, depth + 1, node, is_left,
                 limits, W, params, state, work,
             )  # fmt: skip
             rec[n_rec] = (a, b, depth + 1, n_nodes, p2, int(leaf2))
@@ -227,30 +234,30 @@ def _best_first(X, yc, yv, w, samples, store, limits, W, params, state, work, ma
 
 
 @numba.njit(cache=True)
-def build_tree(X, yc, yv, w, samples, K, params, limits, max_leaf_nodes, seed):
+def build_tree(X, yc, yv, w, order, K, params, limits, max_leaf_nodes, seed):
     """Grow the tree; returns (ints, floats, value) trimmed to the node count.
 
     ``params`` = (crit, min_samples_leaf, max_features, random_splitter); ``limits`` =
     (max_depth, min_samples_split, min_weight_leaf, min_impurity_decrease);
-    ``max_leaf_nodes`` ≤ 0 grows depth-first. ``samples`` (the rows of non-zero weight) is
-    reordered in place.
+    ``max_leaf_nodes`` ≤ 0 grows depth-first. ``order`` (d, m), the rows of non-zero weight
+    sorted by each feature (:func:`._splitter.presort`), is partitioned in place.
     """
-    n_used = samples.shape[0]
+    n_used = order.shape[1]
     state = np.array([seed], dtype=np.uint64)
     n = n_used
-    work = (np.arange(X.shape[1]), np.empty(n), np.empty(n, dtype=np.intp),
-            np.empty(n, dtype=np.intp), np.empty(n), np.empty(n), np.empty(K), np.empty(K),
-            np.empty(K), np.empty(n + 1))  # fmt: skip
+    work = (np.arange(X.shape[1]), np.empty(n), np.zeros(X.shape[0], dtype=np.bool_),
+            np.empty(n, dtype=order.dtype), np.empty(K), np.empty(K), np.empty(K),
+            np.empty(n + 1))  # fmt: skip
     cap = 64
     store = (np.full((cap, 4), -1, dtype=np.intp), np.empty((cap, 3)), np.empty((cap, K)))
     W = 0.0
     for q in range(n_used):
-        W += w[samples[q]]
+        W += w[order[0, q]]
     if max_leaf_nodes <= 0:
-        store, n_nodes = _depth_first(X, yc, yv, w, samples, store, limits, W, params, state, work)
+        store, n_nodes = _depth_first(X, yc, yv, w, order, store, limits, W, params, state, work)
     else:
         store, n_nodes = _best_first(
-            X, yc, yv, w, samples, store, limits, W, params, state, work, max_leaf_nodes
+            X, yc, yv, w, order, store, limits, W, params, state, work, max_leaf_nodes
         )
     ints, floats, value = store
     return ints[:n_nodes].copy(), floats[:n_nodes].copy(), value[:n_nodes].copy()

@@ -25,6 +25,7 @@ from ..utils._param_validation import Interval, StrOptions
 from ..utils.multiclass import check_classification_targets
 from ..utils.validation import check_array, check_is_fitted, check_random_state, check_sample_weight
 from ._builder import build_tree
+from ._splitter import presort
 from ._criteria import CRITERIA, REG_CRITERIA
 from ._tree import Tree
 
@@ -115,9 +116,9 @@ class _BaseDecisionTree(BaseEstimator):
         max_depth = _NO_LIMIT if self.max_depth is None else int(self.max_depth)
         limits = (max_depth, min_split, float(min_wleaf), float(self.min_impurity_decrease))
         samples = np.flatnonzero(sw != 0.0).astype(np.intp)  # zero-weight rows take no part
-        Xf = np.asfortranarray(X)  # a column is contiguous: the gather of x_j is one stride
+        order = presort(X, samples)  # (d, m) rows sorted by each feature
         ints, floats, value = build_tree(
-            Xf, y_codes, y_values, sw, samples, K, params, limits,
+            X, y_codes, y_values, sw, order, K, params, limits,
             int(self.max_leaf_nodes or 0), np.uint64(seed),
         )  # fmt: skip
         self.tree_ = Tree(

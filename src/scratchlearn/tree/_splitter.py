@@ -41,9 +41,15 @@ import numba
 import numpy as np
 
 from ._criteria import ABSOLUTE, ENTROPY, GINI, SQUARED, split_stats_absolute
-from ._sort import sort_pairs
 
-__all__ = ["best_split_reference", "node_split", "rand_int", "rand_uniform"]
+__all__ = ["best_split_reference", "node_split", "presort", "rand_int", "rand_uniform"]
+
+
+def presort(X, samples):
+    """order (d, m): row j lists ``samples`` sorted by feature j (stable, so equal values keep
+    their row order). Sorted once per tree; the builder keeps every node's slice sorted."""
+    Xs = X[samples]  # (m, d)
+    return np.ascontiguousarray(samples[np.argsort(Xs, axis=0, kind="stable")].T)
 
 
 # -- the tree's own random stream (splitmix64, so the kernel needs no global state) ------------
@@ -104,29 +110,35 @@ def _class_proxy(left, total, wL, wN, crit):
 
 
 @numba.njit(cache=True)
-def _sweep(xs, order, yc, yv, wv, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf):
-    """Best (proxy, threshold) over the midpoints of one feature's sorted node values.
+def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf, only):
+    """Best (proxy, threshold) of one feature over its sorted node values.
 
-    ``xs`` are the node's values in sorted order, ``order`` maps sorted position to node-local
-    row; ``yc`` class codes, ``yv`` targets, ``wv`` weights (node-local). Returns (-inf, 0) when
-    no candidate is valid.
+    ``xs`` (m,) are the node's values of the feature in increasing order and ``ss`` the rows
+    they belong to (indices into ``yc`` class codes, ``yv`` targets, ``w`` weights). Every
+    midpoint is a candidate, or, when ``only`` > 0, only the boundary after the first ``only``
+    rows (the random splitter). Returns (−inf, 0) when no candidate is valid.
     """
     m = xs.shape[0]
     best = -np.inf
     best_theta = 0.0
     if crit == ABSOLUTE:
-        split_stats_absolute(order, yv, wv, buf)  # buf[p] = −(N_L I_L + N_R I_R) at p left rows
+        ys = np.empty(m)
+        ws = np.empty(m)
+        for p in range(m):
+            ys[p] = yv[ss[p]]
+            ws[p] = w[ss[p]]
+        split_stats_absolute(np.arange(m), ys, ws, buf)  # buf[p] = −(N_L I_L + N_R I_R)
     left[:] = 0.0
     wL = 0.0
     sL = 0.0
     for p in range(1, m):
-        r = order[p - 1]
-        wL += wv[r]
+        r = ss[p - 1]
+        wL += w[r]
         if crit == SQUARED:
-            sL += wv[r] * yv[r]
+            sL += w[r] * yv[r]
         elif crit != ABSOLUTE:
-            left[yc[r]] += wv[r]
-        if xs[p] <= xs[p - 1]:
+            left[yc[r]] += w[r]
+        if xs[p] <= xs[p - 1] or (only > 0 and p != only):
             continue
         if p < min_leaf:
             continue
@@ -148,60 +160,19 @@ def _sweep(xs, order, yc, yv, wv, total, sum_total, wN, crit, min_leaf, min_wlea
     return best, best_theta
 
 
-@numba.njit(cache=True)
-def _random_candidate(
-    xs, yc, yv, wv, total, sum_total, wN, crit, min_leaf, min_wleaf, lo, hi, state, left, buf
-):
-    """Proxy of one uniform threshold θ ∈ [lo, hi) of one feature (unsorted node values xs)."""
-    theta = lo + rand_uniform(state) * (hi - lo)
-    if theta >= hi:
-        theta = lo
-    m = xs.shape[0]
-    left[:] = 0.0
-    nL = 0
-    wL = 0.0
-    sL = 0.0
-    for r in range(m):
-        if xs[r] <= theta:
-            nL += 1
-            wL += wv[r]
-            if crit == SQUARED:
-                sL += wv[r] * yv[r]
-            elif crit != ABSOLUTE:
-                left[yc[r]] += wv[r]
-    wR = wN - wL
-    if nL < min_leaf or m - nL < min_leaf or wL < min_wleaf or wR < min_wleaf:
-        return -np.inf, theta
-    if crit == SQUARED:
-        sR = sum_total - sL
-        return sL * sL / wL + sR * sR / wR, theta
-    if crit == ABSOLUTE:
-        order = np.empty(m, dtype=np.intp)  # the left rows first, then the right rows
-        a, b = 0, nL
-        for r in range(m):
-            if xs[r] <= theta:
-                order[a] = r
-                a += 1
-            else:
-                order[b] = r
-                b += 1
-        split_stats_absolute(order, yv, wv, buf)
-        return buf[nL], theta
-    return _class_proxy(left, total, wL, wN, crit), theta
-
-
 # -- the search over the features of one node --------------------------------------------------
 @numba.njit(cache=True)
-def node_split(X, samples, start, end, yc, yv, wv, total, sum_total, wN, params, min_wleaf,
-               state, features, xs, ix, left, buf):  # fmt: skip
-    """Best split (feature, threshold, proxy) of the node ``samples[start:end]``.
+def node_split(X, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf,
+               state, features, xs, left, buf):  # fmt: skip
+    """Best split (feature, threshold, proxy) of the node owning ``order[:, start:end]``.
 
-    ``yc``, ``yv``, ``wv`` are the node's class codes, targets and weights (node-local: entry r
-    belongs to ``samples[start + r]``); ``total`` its weighted class counts, ``sum_total`` its
-    ``Σ w y``, ``wN`` its weight; ``params`` = (crit, min_samples_leaf, max_features,
-    random_splitter). ``features`` (a permutation of 0..d−1) is reshuffled as features are
-    drawn: on return its first entries are the visit order. ``xs``, ``ix``, ``left``, ``buf`` are
-    scratch buffers. Returns feature −1 when no valid split exists.
+    ``order[j, start:end]`` are the node's rows sorted by feature j (kept sorted by the builder,
+    which partitions every row of ``order`` stably at each split: no sort happens here).
+    ``total`` are the node's weighted class counts, ``sum_total`` its ``Σ w y``, ``wN`` its
+    weight; ``params`` = (crit, min_samples_leaf, max_features, random_splitter).
+    ``features`` (a permutation of 0..d−1) is reshuffled as features are drawn: on return its
+    first entries are the visit order. ``xs``, ``left``, ``buf`` are scratch buffers. Returns
+    feature −1 when no valid split exists.
     """
     crit, min_leaf, max_features, random_splitter = params[0], params[1], params[2], params[3]
     m = end - start
@@ -215,29 +186,28 @@ def node_split(X, samples, start, end, yc, yv, wv, total, sum_total, wN, params,
         features[i] = f
         i += 1
         visited += 1
-        for r in range(m):
-            xs[r] = X[samples[start + r], f]
-            ix[r] = r
+        ss = order[f, start:end]
+        lo, hi = X[ss[0], f], X[ss[m - 1], f]
+        if hi <= lo:
+            n_const += 1
+            continue
+        only = 0
+        if random_splitter:  # one threshold θ ~ U[lo, hi): the rows with x ≤ θ go left
+            theta = lo + rand_uniform(state) * (hi - lo)
+            if theta >= hi:
+                theta = lo
+            while X[ss[only], f] <= theta:
+                only += 1
+        for p in range(m):
+            xs[p] = X[ss[p], f]
+        proxy, mid = _sweep(
+            xs[:m], ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf,
+            only,
+        )  # fmt: skip
         if random_splitter:
-            lo, hi = xs[:m].min(), xs[:m].max()
-            if hi <= lo:
-                n_const += 1
-                continue
-            proxy, theta = _random_candidate(
-                xs[:m], yc, yv, wv, total, sum_total, wN, crit, min_leaf, min_wleaf, lo, hi,
-                state, left, buf,
-            )  # fmt: skip
-        else:
-            sort_pairs(xs, ix, m)
-            if xs[m - 1] <= xs[0]:
-                n_const += 1
-                continue
-            proxy, theta = _sweep(
-                xs[:m], ix[:m], yc, yv, wv, total, sum_total, wN, crit, min_leaf, min_wleaf,
-                left, buf,
-            )  # fmt: skip
+            mid = theta
         if proxy > best:
-            best, best_f, best_theta = proxy, f, theta
+            best, best_f, best_theta = proxy, f, mid
     return best_f, best_theta, best
 
 
@@ -296,3 +266,32 @@ def best_split_reference(
             if proxy > best[2]:
                 best = (int(f), float(theta), float(proxy))
     return best
+
+
+def best_split(X, y, w, *, criterion="gini", min_samples_leaf=1, min_weight_leaf=0.0, seed=0):
+    """The Numba search on one node holding every row of (X, y, w), all features visited.
+
+    Returns (feature, threshold, proxy, visit order): the Python face of :func:`node_split`,
+    for the tests (compared with :func:`best_split_reference` given the same visit order).
+    """
+    from ._criteria import CRITERIA, REG_CRITERIA
+
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    n, d = X.shape
+    crit = {**CRITERIA, **REG_CRITERIA}[criterion]
+    if crit in (GINI, ENTROPY):
+        classes, yc = np.unique(y, return_inverse=True)
+        yc, yv, K = yc.astype(np.intp), np.zeros(n), classes.shape[0]
+    else:
+        yc, yv, K = np.zeros(n, dtype=np.intp), np.asarray(y, dtype=np.float64), 1
+    total = np.bincount(yc, weights=w, minlength=K).astype(np.float64)
+    order = presort(X, np.arange(n))
+    features = np.arange(d)
+    params = np.array([crit, min_samples_leaf, d, 0], dtype=np.int64)
+    state = np.array([seed], dtype=np.uint64)
+    f, theta, proxy = node_split(
+        X, order, 0, n, yc, yv, w, total, float(w @ yv), float(w.sum()), params,
+        float(min_weight_leaf), state, features, np.empty(n), np.empty(K), np.empty(n + 1),
+    )  # fmt: skip
+    return int(f), float(theta), float(proxy), features
