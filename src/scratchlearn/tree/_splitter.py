@@ -217,6 +217,8 @@ def _proxy_reference(yL, wL, yR, wR, criterion, classes):
     the kernel's formula for each impurity (so that exact ties stay exact ties)."""
     if criterion == "squared_error":
         return (wL @ yL) ** 2 / wL.sum() + (wR @ yR) ** 2 / wR.sum()
+    if criterion == "absolute_error":
+        return -sum(_abs_deviation(y_, w_) for y_, w_ in ((yL, wL), (yR, wR)))
     out = 0.0
     for y_, w_ in ((yL, wL), (yR, wR)):
         N = w_.sum()
@@ -233,6 +235,16 @@ def _proxy_reference(yL, wL, yR, wR, criterion, classes):
                     impurity -= (n_k / N) * np.log2(n_k / N)
         out -= N * impurity
     return out
+
+
+def _abs_deviation(y, w):
+    """Σ w |y − m| about the weighted median m (the rule of :mod:`._criteria`), plainly."""
+    o = np.argsort(y, kind="stable")
+    ys, cum = y[o], np.cumsum(w[o])
+    half = cum[-1] / 2.0
+    q = int(np.argmax(cum >= half))
+    m = (ys[q] + ys[q + 1]) / 2.0 if cum[q] == half and q + 1 < len(ys) else ys[q]
+    return float(np.sum(w * np.abs(y - m)))
 
 
 def best_split_reference(
