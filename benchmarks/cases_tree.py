@@ -28,7 +28,9 @@ def _classification(n, d=20, seed=0):
 
 
 def _regression(n, d=20, seed=0):
-    X, y = make_regression(n_samples=n, n_features=d, n_informative=10, noise=1.0, random_state=seed)
+    X, y = make_regression(
+        n_samples=n, n_features=d, n_informative=10, noise=1.0, random_state=seed
+    )
     return X.astype(np.float32).astype(np.float64), y
 
 

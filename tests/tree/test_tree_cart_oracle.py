@@ -62,7 +62,9 @@ def _walk(ours, theirs, X, y, w, criterion):
         a, b = stack.pop()
         n_nodes += 1
         assert A.n_node_samples[a] == B.n_node_samples[b]
-        assert A.weighted_n_node_samples[a] == pytest.approx(B.weighted_n_node_samples[b], rel=1e-12)
+        assert A.weighted_n_node_samples[a] == pytest.approx(
+            B.weighted_n_node_samples[b], rel=1e-12
+        )
         assert A.impurity[a] == pytest.approx(B.impurity[b], abs=tol)
         np.testing.assert_allclose(A.value[a], B.value[b], rtol=0, atol=tol)
         assert (A.children_left[a] == -1) == (B.children_left[b] == -1)
@@ -115,9 +117,7 @@ def _check_pair(ours, theirs, X, y, w, criterion, train, test, classifier):
             ours.predict_proba(X[test]), theirs.predict_proba(X[test]), atol=1e-12
         )
     # importances: sums over nodes of N_t I_t − N_L I_L − N_R I_R, each within the impurity bound
-    np.testing.assert_allclose(
-        ours.feature_importances_, theirs.feature_importances_, atol=1e-9
-    )
+    np.testing.assert_allclose(ours.feature_importances_, theirs.feature_importances_, atol=1e-9)
     return 0
 
 

@@ -23,10 +23,10 @@ import numpy as np
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.multiclass import check_classification_targets
-from ..utils.validation import check_array, check_is_fitted, check_random_state, check_sample_weight
+from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
 from ._builder import build_tree
-from ._splitter import presort
 from ._criteria import CRITERIA, REG_CRITERIA
+from ._splitter import presort
 from ._tree import Tree
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
@@ -341,9 +341,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseDecisionTree):
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on (X, y); returns self."""
         self._validate_params()
-        X, y = self._validate_data(
-            X, y, dtype=np.float64, ensure_all_finite=False, y_numeric=True
-        )
+        X, y = self._validate_data(X, y, dtype=np.float64, ensure_all_finite=False, y_numeric=True)
         _check_finite_columns(X)
         if not np.all(np.isfinite(y)):
             raise ValueError("Input y contains NaN or infinity.")
