@@ -37,14 +37,18 @@ EPS = np.finfo(np.float64).eps
 
 @numba.njit(cache=True)
 def _grow(ints, floats, value):
-    cap = ints.shape[0] * 2
-    ints2 = np.full((cap, 4), -1, dtype=np.intp)
-    floats2 = np.empty((cap, 3))
-    value2 = np.empty((cap, value.shape[1]))
-    n = ints.shape[0]
-    ints2[:n] = ints
-    floats2[:n] = floats
-    value2[:n] = value
+    """The node store with twice the capacity (element loops: cheaper to compile than slices)."""
+    n, K = ints.shape[0], value.shape[1]
+    ints2 = np.full((2 * n, 4), -1, dtype=np.intp)
+    floats2 = np.empty((2 * n, 3))
+    value2 = np.empty((2 * n, K))
+    for t in range(n):
+        for c in range(4):
+            ints2[t, c] = ints[t, c]
+        for c in range(3):
+            floats2[t, c] = floats[t, c]
+        for c in range(K):
+            value2[t, c] = value[t, c]
     return ints2, floats2, value2
 
 
@@ -66,7 +70,8 @@ def _partition(X, order, start, end, f, theta, goes_left, buf):
             else:
                 buf[k] = s
                 k += 1
-        order[j, i : i + k] = buf[:k]
+        for q in range(k):
+            order[j, i + q] = buf[q]
         pos = i
     return pos
 
@@ -110,7 +115,7 @@ def _add_node(store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, c
     floats[n_nodes, 1] = impurity
     floats[n_nodes, 2] = wN
     if parent >= 0:
-        ints[parent, 0 if is_left else 1] = n_nodes
+        ints[parent, 1 - is_left] = n_nodes  # is_left = 1: the left child
     return (ints, floats, value), wN, impurity
 
 
@@ -146,25 +151,40 @@ def _make_leaf(store, node):
 
 
 @numba.njit(cache=True)
+def _put5(a, i, v0, v1, v2, v3, v4):
+    a[i, 0], a[i, 1], a[i, 2], a[i, 3], a[i, 4] = v0, v1, v2, v3, v4
+
+
+@numba.njit(cache=True)
+def _put6(a, i, v0, v1, v2, v3, v4, v5):
+    a[i, 0], a[i, 1], a[i, 2], a[i, 3], a[i, 4], a[i, 5] = v0, v1, v2, v3, v4, v5
+
+
+@numba.njit(cache=True)
 def _depth_first(X, yc, yv, w, order, store, limits, W, params, state, work):
     """Grow from a stack of (start, end, depth, parent, is_left): left child popped first."""
-    stack = np.empty((64, 5), dtype=np.intp)
-    stack[0] = (0, order.shape[1], 0, -1, 0)
-    top, n_nodes = 1, 0
+    # the stack holds the pending right siblings of the current path: at most depth + 2 records
+    stack = np.empty((min(limits[0], order.shape[1]) + 2, 5), dtype=np.intp)
+    _put5(stack, 0, 0, order.shape[1], 0, -1, 0)
+    top, n_nodes = 1, np.intp(0)  # np.intp: a literal 0 would compile a second _expand
     while top > 0:
         top -= 1
-        start, end, depth, parent, is_left = stack[top]
+        start, end, depth, parent, is_left = (
+            stack[top, 0],
+            stack[top, 1],
+            stack[top, 2],
+            stack[top, 3],
+            stack[top, 4],
+        )
         store, pos, _, leaf = _expand(
-            X, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_left == 1,
+            X, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_left,
             limits, W, params, state, work,
         )  # fmt: skip
         n_nodes += 1
         if leaf:
             continue
-        if top + 2 > stack.shape[0]:
-            stack = np.concatenate((stack, np.empty_like(stack)))
-        stack[top] = (pos, end, depth + 1, n_nodes - 1, 0)
-        stack[top + 1] = (start, pos, depth + 1, n_nodes - 1, 1)
+        _put5(stack, top, pos, end, depth + 1, n_nodes - 1, 0)
+        _put5(stack, top + 1, start, pos, depth + 1, n_nodes - 1, 1)
         top += 2
     return store, n_nodes
 
@@ -206,26 +226,34 @@ def _best_first(X, yc, yv, w, order, store, limits, W, params, state, work, max_
     key = np.empty(cap)
     heap = np.empty(cap, dtype=np.intp)
     store, pos, imp, leaf = _expand(
-        X, yc, yv, w, order, store, 0, 0, order.shape[1], 0, -1, True,
+        X, yc, yv, w, order, store, np.intp(0), np.intp(0), order.shape[1], np.intp(0),
+        np.intp(-1), np.intp(1),
         limits, W, params, state, work,
     )  # fmt: skip
-    rec[0] = (0, order.shape[1], 0, 0, pos, int(leaf))
+    _put6(rec, 0, 0, order.shape[1], 0, 0, pos, leaf)
     key[0] = imp
-    n_nodes, n_rec, n_heap = 1, 1, _heap_push(heap, 0, key, 0)
+    n_nodes, n_rec, n_heap = np.intp(1), np.intp(1), _heap_push(heap, np.intp(0), key, np.intp(0))
     splits_left = max_leaf_nodes - 1
     while n_heap > 0:
         r, n_heap = _heap_pop(heap, n_heap, key)
-        start, end, depth, node, pos, leaf = rec[r]
+        start, end, depth, node, pos, leaf = (
+            rec[r, 0],
+            rec[r, 1],
+            rec[r, 2],
+            rec[r, 3],
+            rec[r, 4],
+            rec[r, 5],
+        )
         if leaf == 1 or splits_left <= 0:
             _make_leaf(store, node)
             continue
         splits_left -= 1
-        for a, b, is_left in ((start, pos, True), (pos, end, False)):
+        for a, b, is_left in ((start, pos, np.intp(1)), (pos, end, np.intp(0))):
             store, p2, imp2, leaf2 = _expand(
                 X, yc, yv, w, order, store, n_nodes, a, b, depth + 1, node, is_left,
                 limits, W, params, state, work,
             )  # fmt: skip
-            rec[n_rec] = (a, b, depth + 1, n_nodes, p2, int(leaf2))
+            _put6(rec, n_rec, a, b, depth + 1, n_nodes, p2, leaf2)
             key[n_rec] = imp2
             n_heap = _heap_push(heap, n_heap, key, n_rec)
             n_rec += 1

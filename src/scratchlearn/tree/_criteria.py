@@ -72,7 +72,8 @@ def node_stats(samples, start, end, yc, yv, w, crit, value):
             value[yc[samples[q]]] += w[samples[q]]
             N += w[samples[q]]
         impurity = class_impurity(value, N, crit)
-        value /= N
+        for k in range(value.shape[0]):
+            value[k] /= N
         return N, impurity
     if crit == SQUARED:
         S = 0.0
