@@ -289,7 +289,9 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
 
     def predict(self, X):
         """The class of largest weighted fraction in each row's leaf (first on ties)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        check_is_fitted(self)
+        leaves = self.tree_.apply(self._check_X(X, reset=False))
+        return self.classes_[np.argmax(self.tree_.value[:, 0, :], axis=1)[leaves]]
 
 
 class DecisionTreeRegressor(RegressorMixin, _BaseDecisionTree):
@@ -354,4 +356,4 @@ class DecisionTreeRegressor(RegressorMixin, _BaseDecisionTree):
     def predict(self, X):
         """The value (mean or median) of the leaf each row lands in."""
         check_is_fitted(self)
-        return self.tree_.predict(self._check_X(X, reset=False))[:, 0, 0]
+        return self.tree_.value[:, 0, 0][self.tree_.apply(self._check_X(X, reset=False))]
