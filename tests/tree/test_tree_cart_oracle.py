@@ -91,6 +91,8 @@ CLASSIFICATION_LIMITS = [
     {"max_depth": 3},
     {"min_samples_leaf": 7},
     {"min_samples_split": 25},
+    {"min_samples_leaf": 0.02},  # fractions: ceil(f·n) rows
+    {"min_samples_split": 0.1},
     {"min_weight_fraction_leaf": 0.04},
     {"min_impurity_decrease": 0.005},
     {"class_weight": "balanced", "max_depth": 5},

@@ -263,12 +263,8 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on (X, y); returns self."""
         self._validate_params()
-        X = self._check_X(X, reset=True)
-        y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] == 1:
-            y = y.ravel()
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"y must be 1-d with {X.shape[0]} entries; got shape {y.shape}.")
+        X, y = self._validate_data(X, y, dtype=np.float64, ensure_all_finite=False)
+        _check_finite_columns(X)
         check_classification_targets(y)
         self.classes_, codes = np.unique(y, return_inverse=True)
         self.n_classes_ = K = self.classes_.shape[0]
