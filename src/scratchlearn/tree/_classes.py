@@ -117,6 +117,7 @@ class _BaseDecisionTree(BaseEstimator):
         limits = (max_depth, min_split, float(min_wleaf), float(self.min_impurity_decrease))
         samples = np.flatnonzero(sw != 0.0).astype(np.intp)  # zero-weight rows take no part
         order = presort(X, samples)  # (d, m) rows sorted by each feature
+        X = np.ascontiguousarray(X)  # one memory layout: one compiled builder
         ints, floats, value = build_tree(
             X, y_codes, y_values, sw, order, K, params, limits,
             int(self.max_leaf_nodes or 0), np.uint64(seed),
@@ -207,6 +208,13 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
     ----------
     classes_, n_classes_, n_features_in_, max_features_, tree_ (:class:`~._tree.Tree`),
     feature_importances_.
+
+    Notes
+    -----
+    ``fit`` sorts the rows once by every feature and keeps that order through the splits (no
+    sort per node: a node of m rows costs O(d·m)); the order takes 4·d·n bytes besides X.
+    X is used as float64: unlike scikit-learn (which rounds X to float32), thresholds are
+    midpoints of the float64 values. No missing values: NaN or ±inf in X is an error.
     """
 
     _parameter_constraints = {
