@@ -1,0 +1,363 @@
+"""CART decision trees: :class:`DecisionTreeClassifier` and :class:`DecisionTreeRegressor`.
+
+A CART tree splits each node t in two with the test ``x_j ≤ θ``, choosing (j, θ) to maximise the
+weighted impurity decrease
+
+.. math::  ΔI = \\frac{N_t}{N}\\Big(I_t - \\frac{N_L}{N_t} I_L - \\frac{N_R}{N_t} I_R\\Big),
+
+where N_t, N_L, N_R are the weighted sizes of the node and its children and N that of the whole
+training set; θ runs over the midpoints ``v_(p)/2 + v_(p+1)/2`` of consecutive distinct sorted
+values (the lower value if rounding lands the midpoint on the upper one). The impurities
+(:mod:`._criteria`) are Gini ``1 − Σ p_k²`` or entropy ``−Σ p_k log₂ p_k`` (bits) for
+classification, the weighted MSE about the mean or the weighted mean absolute deviation about the
+median for regression. The search is :mod:`._splitter`, the growth :mod:`._builder`, the fitted
+arrays :mod:`._tree`. Rows of zero weight take no part in the tree (as in scikit-learn).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
+from ..utils._param_validation import Interval, StrOptions
+from ..utils.multiclass import check_classification_targets
+from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
+from ._builder import build_tree
+from ._criteria import CRITERIA, REG_CRITERIA
+from ._splitter import presort
+from ._tree import Tree
+
+__all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
+
+_NO_LIMIT = np.iinfo(np.int32).max
+
+
+class _Fraction:
+    """A float (not an int) in (0, 1]: a fraction of the training rows."""
+
+    def is_satisfied_by(self, value) -> bool:
+        return isinstance(value, (float, np.floating)) and 0.0 < value <= 1.0
+
+    def __str__(self) -> str:
+        return "a float in the range (0.0, 1.0]"
+
+
+def _check_finite_columns(X) -> None:
+    """A clear error naming the first column holding NaN or ±inf (no missing-value support)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(X)):  # one cheap reduction decides the common case
+            return
+    bad = ~np.isfinite(X)
+    if bad.any():
+        j = int(np.flatnonzero(bad.any(axis=0))[0])
+        kind = "NaN" if np.isnan(X[:, j]).any() else "infinity"
+        raise ValueError(
+            f"Input X contains {kind} in column {j}; decision trees here do not support missing "
+            "or infinite values (impute or drop them first)."
+        )
+
+
+class _BaseDecisionTree(BaseEstimator):
+    """Validation, the growth call and the fitted-tree accessors shared by both trees."""
+
+    _parameter_constraints = {
+        "splitter": [StrOptions({"best", "random"})],
+        "max_depth": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "min_samples_split": [Interval(numbers.Integral, 2, None, closed="left"), _Fraction()],
+        "min_samples_leaf": [Interval(numbers.Integral, 1, None, closed="left"), _Fraction()],
+        "min_weight_fraction_leaf": [Interval(numbers.Real, 0.0, 0.5, closed="both")],
+        "max_features": [
+            Interval(numbers.Integral, 1, None, closed="left"),
+            _Fraction(),
+            StrOptions({"sqrt", "log2"}),
+            None,
+        ],
+        "random_state": ["random_state"],
+        "max_leaf_nodes": [Interval(numbers.Integral, 2, None, closed="left"), None],
+        "min_impurity_decrease": [Interval(numbers.Real, 0.0, None, closed="left")],
+        "ccp_alpha": [Interval(numbers.Real, 0.0, None, closed="left")],
+    }
+
+    def _check_X(self, X, reset: bool):
+        X = self._validate_data(X, reset=reset, dtype=np.float64, ensure_all_finite=False)
+        _check_finite_columns(X)
+        return X
+
+    def _max_features(self, d: int) -> int:
+        mf = self.max_features
+        if mf is None:
+            return d
+        if mf == "sqrt":
+            return max(1, int(np.sqrt(d)))
+        if mf == "log2":
+            return max(1, int(np.log2(d)))
+        if isinstance(mf, (float, np.floating)):
+            return max(1, int(mf * d))
+        if mf > d:
+            raise ValueError(f"max_features must be in (0, n_features={d}]; got {mf}.")
+        return int(mf)
+
+    def _grow(self, X, y_codes, y_values, sw, crit: int, K: int):
+        """Resolve the limits, grow the tree in Numba and store ``tree_``."""
+        n, d = X.shape
+        leaf = self.min_samples_leaf
+        min_leaf = int(np.ceil(leaf * n)) if isinstance(leaf, float) else int(leaf)
+        split = self.min_samples_split
+        min_split = max(2, int(np.ceil(split * n))) if isinstance(split, float) else int(split)
+        min_split = max(min_split, 2 * min_leaf)
+        min_wleaf = self.min_weight_fraction_leaf * float(sw.sum())
+        self.max_features_ = self._max_features(d)
+        seed = check_random_state(self.random_state).integers(0, 2**63, dtype=np.uint64)
+        params = np.array(
+            [crit, min_leaf, self.max_features_, self.splitter == "random"], dtype=np.int64
+        )
+        max_depth = _NO_LIMIT if self.max_depth is None else int(self.max_depth)
+        limits = (max_depth, min_split, float(min_wleaf), float(self.min_impurity_decrease))
+        samples = np.flatnonzero(sw != 0.0).astype(np.intp)  # zero-weight rows take no part
+        order = presort(X, samples)  # (d, m) rows sorted by each feature
+        X = np.ascontiguousarray(X)  # one memory layout: one compiled builder
+        ints, floats, value = build_tree(
+            X, y_codes, y_values, sw, order, K, params, limits,
+            int(self.max_leaf_nodes or 0), np.uint64(seed),
+        )  # fmt: skip
+        self.tree_ = Tree(
+            children_left=ints[:, 0],
+            children_right=ints[:, 1],
+            feature=ints[:, 2],
+            threshold=floats[:, 0],
+            impurity=floats[:, 1],
+            n_node_samples=ints[:, 3],
+            weighted_n_node_samples=floats[:, 2],
+            value=value,
+            n_features=d,
+        )
+        self._prune_ccp()
+
+    def _prune_ccp(self) -> None:
+        """Minimal cost-complexity pruning of ``tree_`` at ``ccp_alpha`` (the single call site;
+        wired by the pruning module)."""
+        if self.ccp_alpha == 0.0:
+            return
+        raise NotImplementedError("ccp_alpha > 0 (cost-complexity pruning) is not wired yet.")
+
+    # -- the fitted tree -------------------------------------------------------------------
+    def apply(self, X):
+        """Index of the leaf each row of X lands in."""
+        check_is_fitted(self)
+        return self.tree_.apply(self._check_X(X, reset=False))
+
+    def decision_path(self, X):
+        """CSR indicator (n, node_count) of the nodes each row of X passes through."""
+        check_is_fitted(self)
+        return self.tree_.decision_path(self._check_X(X, reset=False))
+
+    def get_depth(self) -> int:
+        """Depth of the deepest leaf (the root has depth 0)."""
+        check_is_fitted(self)
+        return self.tree_.max_depth
+
+    def get_n_leaves(self) -> int:
+        check_is_fitted(self)
+        return self.tree_.n_leaves
+
+    @property
+    def feature_importances_(self):
+        """Σ_t (N_t I_t − N_L I_L − N_R I_R) over the nodes splitting on each feature,
+        normalised to sum to one."""
+        check_is_fitted(self)
+        return self.tree_.compute_feature_importances()
+
+
+class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
+    """CART classification tree.
+
+    Parameters
+    ----------
+    criterion : {"gini", "entropy", "log_loss"}, default "gini"
+        Gini ``1 − Σ_k p_k²`` or entropy ``−Σ_k p_k log₂ p_k`` in bits ("log_loss" is the same
+        criterion as "entropy"), with ``p_k`` the weighted fraction of class k in the node.
+    splitter : {"best", "random"}
+        Sweep every midpoint of every visited feature, or one uniform threshold per feature.
+    max_depth : int >= 1 or None
+    min_samples_split : int >= 2 or float in (0, 1]
+        A node with fewer rows (``ceil(f·n)`` for a fraction) is a leaf.
+    min_samples_leaf : int >= 1 or float in (0, 1]
+        A split must leave at least this many rows on each side.
+    min_weight_fraction_leaf : float in [0, 0.5]
+        A split must leave at least this fraction of the total weight on each side.
+    max_features : int, float, "sqrt", "log2" or None
+        Features drawn per node (without replacement, in a random order); the search goes on past
+        ``max_features`` until one non-constant feature has been evaluated (scikit-learn's rule:
+        constant features count as visited).
+    random_state : None, int or Generator
+        Seeds the feature order of every node (also with ``max_features=None``: ties between
+        features are resolved by that order) and the thresholds of ``splitter="random"``.
+    max_leaf_nodes : int >= 2 or None
+        Grow best-first (largest ΔI first) until this many leaves.
+    min_impurity_decrease : float >= 0
+        Split only when ``ΔI + ε ≥ min_impurity_decrease`` (ΔI defined in the module docstring).
+    class_weight : dict, "balanced" or None
+        Multiplies each row's weight by the weight of its class; "balanced" is
+        ``n / (K · n_c)`` with ``n_c`` the unweighted count of class c.
+    ccp_alpha : float >= 0
+        Cost-complexity pruning strength (0: no pruning).
+
+    Attributes
+    ----------
+    classes_, n_classes_, n_features_in_, max_features_, tree_ (:class:`~._tree.Tree`),
+    feature_importances_.
+
+    Notes
+    -----
+    ``fit`` sorts the rows once by every feature and keeps that order through the splits (no
+    sort per node: a node of m rows costs O(d·m)); the order takes 4·d·n bytes besides X.
+    X is used as float64: unlike scikit-learn (which rounds X to float32), thresholds are
+    midpoints of the float64 values. No missing values: NaN or ±inf in X is an error.
+    """
+
+    _parameter_constraints = {
+        **_BaseDecisionTree._parameter_constraints,
+        "criterion": [StrOptions(set(CRITERIA))],
+        "class_weight": ["dict", StrOptions({"balanced"}), None],
+    }
+
+    def __init__(
+        self,
+        *,
+        criterion="gini",
+        splitter="best",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        max_features=None,
+        random_state=None,
+        max_leaf_nodes=None,
+        min_impurity_decrease=0.0,
+        class_weight=None,
+        ccp_alpha=0.0,
+    ):
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.random_state = random_state
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.class_weight = class_weight
+        self.ccp_alpha = ccp_alpha
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(estimator_type="classifier", requires_y=True)
+        return t
+
+    def _class_weights(self, codes, K):
+        """Per-class multipliers of the sample weights."""
+        if self.class_weight is None:
+            return np.ones(K)
+        if isinstance(self.class_weight, str):  # "balanced": n / (K · n_c)
+            return codes.shape[0] / (K * np.bincount(codes, minlength=K))
+        unknown = [c for c in self.class_weight if c not in set(self.classes_.tolist())]
+        if unknown:
+            raise ValueError(f"class_weight has labels {unknown!r} that are not in y.")
+        return np.array([float(self.class_weight.get(c, 1.0)) for c in self.classes_])
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on (X, y); returns self."""
+        self._validate_params()
+        X, y = self._validate_data(X, y, dtype=np.float64, ensure_all_finite=False)
+        _check_finite_columns(X)
+        check_classification_targets(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.n_classes_ = K = self.classes_.shape[0]
+        sw = check_sample_weight(sample_weight, X)
+        sw *= self._class_weights(codes, K)[codes]
+        codes = codes.astype(np.intp)
+        self._grow(X, codes, np.zeros(X.shape[0]), sw, CRITERIA[self.criterion], K)
+        return self
+
+    def predict_proba(self, X):
+        """The weighted class fractions of the leaf each row lands in (n, K)."""
+        check_is_fitted(self)
+        return self.tree_.predict(self._check_X(X, reset=False))[:, 0, :]
+
+    def predict_log_proba(self, X):
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        """The class of largest weighted fraction in each row's leaf (first on ties)."""
+        check_is_fitted(self)
+        leaves = self.tree_.apply(self._check_X(X, reset=False))
+        return self.classes_[np.argmax(self.tree_.value[:, 0, :], axis=1)[leaves]]
+
+
+class DecisionTreeRegressor(RegressorMixin, _BaseDecisionTree):
+    """CART regression tree.
+
+    ``criterion="squared_error"``: impurity ``Σ w (y − ȳ)² / N`` and leaf value the weighted mean
+    ȳ (the split minimises the total weighted SSE of the children); ``"absolute_error"``:
+    impurity ``Σ w |y − m| / N`` and leaf value the weighted median m. Other parameters as
+    :class:`DecisionTreeClassifier` (without ``class_weight``).
+    """
+
+    _parameter_constraints = {
+        **_BaseDecisionTree._parameter_constraints,
+        "criterion": [StrOptions(set(REG_CRITERIA))],
+    }
+
+    def __init__(
+        self,
+        *,
+        criterion="squared_error",
+        splitter="best",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        max_features=None,
+        random_state=None,
+        max_leaf_nodes=None,
+        min_impurity_decrease=0.0,
+        ccp_alpha=0.0,
+    ):
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.random_state = random_state
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.ccp_alpha = ccp_alpha
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(estimator_type="regressor", requires_y=True)
+        return t
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on (X, y); returns self."""
+        self._validate_params()
+        X, y = self._validate_data(X, y, dtype=np.float64, ensure_all_finite=False, y_numeric=True)
+        _check_finite_columns(X)
+        if not np.all(np.isfinite(y)):
+            raise ValueError("Input y contains NaN or infinity.")
+        sw = check_sample_weight(sample_weight, X)
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        codes = np.zeros(X.shape[0], dtype=np.intp)
+        self._grow(X, codes, y, sw, REG_CRITERIA[self.criterion], 1)
+        return self
+
+    def predict(self, X):
+        """The value (mean or median) of the leaf each row lands in."""
+        check_is_fitted(self)
+        return self.tree_.value[:, 0, 0][self.tree_.apply(self._check_X(X, reset=False))]

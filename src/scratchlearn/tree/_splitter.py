@@ -1,0 +1,319 @@
+"""The one split search of every CART tree: which feature, which threshold.
+
+Symbols: a node t holds the rows ``S_t`` with weights ``w_i``; ``N_t = Σ_{i∈S_t} w_i``; a
+candidate split (feature j, threshold θ) sends ``x_ij ≤ θ`` to the left child L and the rest to
+the right child R. Node impurities ``I``:
+
+* Gini:      ``I = 1 − Σ_k p_k²``            with ``p_k`` the weighted class fraction;
+* entropy:   ``I = −Σ_k p_k log₂ p_k``      (in bits; "log_loss" is the same criterion);
+* squared:   ``I = Σ w_i (y_i − ȳ)² / N_t``  (weighted MSE about the weighted mean ȳ);
+* absolute:  ``I = Σ w_i |y_i − m| / N_t``   (about the weighted median m).
+
+The best split maximises the decrease ``N_t I − N_L I_L − N_R I_R``. Within a node the first term
+is constant, so the search compares the cheaper *proxy* ``−N_L I_L − N_R I_R``; for the squared
+error ``N_L I_L + N_R I_R = Σ w y² − S_L²/N_L − S_R²/N_R`` (``S = Σ w y``), whose proxy is
+``S_L²/N_L + S_R²/N_R``.
+
+Candidate thresholds: the node's values of feature j in increasing order, ``v_(1) ≤ … ≤ v_(m)``
+(read from the per-feature sorted order the builder maintains, see :func:`presort`); between two
+consecutive DISTINCT values the threshold is the midpoint ``θ = v_(p)/2 + v_(p+1)/2`` (halves
+first, so two huge values cannot overflow); if rounding makes θ equal to the upper value, θ is the
+lower value instead, so the split still separates them. A candidate is rejected when a child would
+have fewer than ``min_samples_leaf`` rows or less than ``min_weight_leaf`` weight. Within a
+feature the first (smallest) best threshold wins; ties between features go to the feature visited
+first, and features are visited in a random order drawn per node from the tree's seed.
+
+``max_features``: features are drawn without replacement; a drawn feature that is constant in the
+node counts as visited but is not evaluated. The search stops once ``max_features`` features have
+been visited AND at least one of them was non-constant (or every feature has been drawn), which is
+scikit-learn's rule: it may therefore look at more than ``max_features`` features.
+
+The random splitter (``splitter="random"``, extremely randomised trees) evaluates one threshold per
+visited feature, drawn uniformly in ``[min, max)`` of the node's values (a draw that rounds onto the
+maximum becomes the minimum), instead of sweeping every midpoint; the threshold is the draw itself,
+not a midpoint. Its draws come from the tree's own generator, so a seed reproduces our trees but
+not scikit-learn's.
+
+Absolute error: the sweep needs ``Σ w|y − m|`` of every prefix and suffix of the sorted rows, each
+about its own weighted median; :func:`._criteria.split_stats_absolute` gets all of them in
+O(m log m) with a Fenwick tree over the ranks of y.
+
+:func:`node_split` is the Numba kernel; :func:`best_split_reference` is the plain NumPy version
+(best splitter, every criterion) that the tests compare it against through :func:`best_split`.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ._criteria import ABSOLUTE, ENTROPY, GINI, SQUARED, split_stats_absolute
+
+__all__ = ["best_split_reference", "node_split", "presort", "rand_int", "rand_uniform"]
+
+
+def presort(X, samples):
+    """order (d, m) int32: row j lists ``samples`` sorted by feature j (stable, so equal values
+    keep their row order). Sorted once per tree; the builder keeps every node's slice sorted."""
+    if X.shape[0] >= 2**31:
+        raise ValueError(f"At most 2**31 - 1 rows are supported; got {X.shape[0]}.")
+    Xs = X[samples]  # (m, d)
+    order = samples[np.argsort(Xs, axis=0, kind="stable")].T  # (d, m)
+    return np.ascontiguousarray(order, dtype=np.int32)  # 4·d·m bytes: half of intp's
+
+
+# -- the tree's own random stream (splitmix64, so the kernel needs no global state) ------------
+@numba.njit(cache=True)
+def _next_u64(state):
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True)
+def rand_uniform(state):
+    """A float in [0, 1) with 53 random bits."""
+    return np.float64(_next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@numba.njit(cache=True)
+def rand_int(state, n):
+    """An int in [0, n)."""
+    return np.int64(_next_u64(state) % np.uint64(n))
+
+
+# -- the sweep over one sorted feature ----------------------------------------------------------
+@numba.njit(cache=True)
+def _midpoint(lo, hi):
+    theta = lo / 2.0 + hi / 2.0
+    if theta == hi or not np.isfinite(theta):  # rounded up onto hi: hi would go left
+        theta = lo
+    return theta
+
+
+@numba.njit(cache=True)
+def _class_proxy(left, total, wL, wN, crit):
+    """−N_L I_L − N_R I_R for class counts ``left`` and ``total − left``."""
+    K = left.shape[0]
+    wR = wN - wL
+    if crit == GINI:
+        sqL = 0.0
+        sqR = 0.0
+        for k in range(K):
+            sqL += left[k] * left[k]
+            r = total[k] - left[k]
+            sqR += r * r
+        return -wL * (1.0 - sqL / (wL * wL)) - wR * (1.0 - sqR / (wR * wR))
+    hL = 0.0
+    hR = 0.0
+    for k in range(K):
+        if left[k] > 0.0:
+            p = left[k] / wL
+            hL -= p * np.log2(p)
+        r = total[k] - left[k]
+        if r > 0.0:
+            p = r / wR
+            hR -= p * np.log2(p)
+    return -wL * hL - wR * hR
+
+
+@numba.njit(cache=True)
+def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf, only):
+    """Best (proxy, threshold) of one feature over its sorted node values.
+
+    ``xs`` (m,) are the node's values of the feature in increasing order and ``ss`` the rows
+    they belong to (indices into ``yc`` class codes, ``yv`` targets, ``w`` weights). Every
+    midpoint is a candidate, or, when ``only`` > 0, only the boundary after the first ``only``
+    rows (the random splitter). Returns (−inf, 0) when no candidate is valid.
+    """
+    m = xs.shape[0]
+    best = -np.inf
+    best_theta = 0.0
+    if crit == ABSOLUTE:
+        ys = np.empty(m)
+        ws = np.empty(m)
+        for p in range(m):
+            ys[p] = yv[ss[p]]
+            ws[p] = w[ss[p]]
+        split_stats_absolute(np.arange(m), ys, ws, buf)  # buf[p] = −(N_L I_L + N_R I_R)
+    left[:] = 0.0
+    wL = 0.0
+    sL = 0.0
+    for p in range(1, m):
+        r = ss[p - 1]
+        wL += w[r]
+        if crit == SQUARED:
+            sL += w[r] * yv[r]
+        elif crit != ABSOLUTE:
+            left[yc[r]] += w[r]
+        if xs[p] <= xs[p - 1] or (only > 0 and p != only):
+            continue
+        if p < min_leaf:
+            continue
+        if m - p < min_leaf:
+            break
+        wR = wN - wL
+        if wL < min_wleaf or wR < min_wleaf:
+            continue
+        if crit == SQUARED:
+            sR = sum_total - sL
+            proxy = sL * sL / wL + sR * sR / wR
+        elif crit == ABSOLUTE:
+            proxy = buf[p]
+        else:
+            proxy = _class_proxy(left, total, wL, wN, crit)
+        if proxy > best:
+            best = proxy
+            best_theta = _midpoint(xs[p - 1], xs[p])
+    return best, best_theta
+
+
+# -- the search over the features of one node --------------------------------------------------
+@numba.njit(cache=True)
+def node_split(X, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf,
+               state, features, xs, left, buf):  # fmt: skip
+    """Best split (feature, threshold, proxy) of the node owning ``order[:, start:end]``.
+
+    ``order[j, start:end]`` are the node's rows sorted by feature j (kept sorted by the builder,
+    which partitions every row of ``order`` stably at each split: no sort happens here).
+    ``total`` are the node's weighted class counts, ``sum_total`` its ``Σ w y``, ``wN`` its
+    weight; ``params`` = (crit, min_samples_leaf, max_features, random_splitter).
+    ``features`` (a permutation of 0..d−1) is reshuffled as features are drawn: on return its
+    first entries are the visit order. ``xs``, ``left``, ``buf`` are scratch buffers. Returns
+    feature −1 when no valid split exists.
+    """
+    crit, min_leaf, max_features, random_splitter = params[0], params[1], params[2], params[3]
+    m = end - start
+    d = X.shape[1]
+    best, best_f, best_theta = -np.inf, -1, 0.0
+    visited, n_const, i = 0, 0, 0
+    while i < d and (visited < max_features or visited <= n_const):
+        k = i + rand_int(state, d - i)  # Fisher-Yates: draw without replacement
+        f = features[k]
+        features[k] = features[i]
+        features[i] = f
+        i += 1
+        visited += 1
+        ss = order[f, start:end]
+        lo, hi = X[ss[0], f], X[ss[m - 1], f]
+        if hi <= lo:
+            n_const += 1
+            continue
+        only = 0
+        if random_splitter:  # one threshold θ ~ U[lo, hi): the rows with x ≤ θ go left
+            theta = lo + rand_uniform(state) * (hi - lo)
+            if theta >= hi:
+                theta = lo
+            while X[ss[only], f] <= theta:
+                only += 1
+        for p in range(m):
+            xs[p] = X[ss[p], f]
+        proxy, mid = _sweep(
+            xs[:m], ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf,
+            only,
+        )  # fmt: skip
+        if random_splitter:
+            mid = theta
+        if proxy > best:
+            best, best_f, best_theta = proxy, f, mid
+    return best_f, best_theta, best
+
+
+# -- the plain reference ------------------------------------------------------------------------
+def _proxy_reference(yL, wL, yR, wR, criterion, classes):
+    """−N_L I_L − N_R I_R (classes) or S_L²/N_L + S_R²/N_R (squared error), from scratch, with
+    the kernel's formula for each impurity (so that exact ties stay exact ties)."""
+    if criterion == "squared_error":
+        return (wL @ yL) ** 2 / wL.sum() + (wR @ yR) ** 2 / wR.sum()
+    if criterion == "absolute_error":
+        return -sum(_abs_deviation(y_, w_) for y_, w_ in ((yL, wL), (yR, wR)))
+    out = 0.0
+    for y_, w_ in ((yL, wL), (yR, wR)):
+        N = w_.sum()
+        counts = [w_[y_ == c].sum() for c in classes]
+        impurity = 0.0
+        if criterion == "gini":
+            sq = 0.0
+            for n_k in counts:
+                sq += n_k * n_k
+            impurity = 1.0 - sq / (N * N)
+        else:
+            for n_k in counts:
+                if n_k > 0:
+                    impurity -= (n_k / N) * np.log2(n_k / N)
+        out -= N * impurity
+    return out
+
+
+def _abs_deviation(y, w):
+    """Σ w |y − m| about the weighted median m (the rule of :mod:`._criteria`), plainly."""
+    o = np.argsort(y, kind="stable")
+    ys, cum = y[o], np.cumsum(w[o])
+    half = cum[-1] / 2.0
+    q = int(np.argmax(cum >= half))
+    m = (ys[q] + ys[q + 1]) / 2.0 if cum[q] == half and q + 1 < len(ys) else ys[q]
+    return float(np.sum(w * np.abs(y - m)))
+
+
+def best_split_reference(
+    X, y, w, *, criterion="gini", feature_order=None, min_samples_leaf=1, min_weight_leaf=0.0
+):
+    """The best split of one node by brute force: every feature (in ``feature_order``), every
+    midpoint of consecutive distinct values, the proxy recomputed from scratch.
+
+    Returns (feature, threshold, proxy) with feature −1 when no split is valid. Ties keep the
+    first candidate found, as :func:`node_split` does.
+    """
+    X, y, w = np.asarray(X, dtype=np.float64), np.asarray(y), np.asarray(w, dtype=np.float64)
+    classes = np.unique(y)
+    order = range(X.shape[1]) if feature_order is None else feature_order
+    best = (-1, 0.0, -np.inf)
+    for f in order:
+        values = np.unique(X[:, f])
+        for lo, hi in zip(values[:-1], values[1:]):
+            theta = lo / 2.0 + hi / 2.0
+            if theta == hi or not np.isfinite(theta):
+                theta = lo
+            go_left = X[:, f] <= theta
+            nL = int(go_left.sum())
+            if min(nL, len(y) - nL) < min_samples_leaf:
+                continue
+            if min(w[go_left].sum(), w[~go_left].sum()) < min_weight_leaf:
+                continue
+            proxy = _proxy_reference(
+                y[go_left], w[go_left], y[~go_left], w[~go_left], criterion, classes
+            )
+            if proxy > best[2]:
+                best = (int(f), float(theta), float(proxy))
+    return best
+
+
+def best_split(X, y, w, *, criterion="gini", min_samples_leaf=1, min_weight_leaf=0.0, seed=0):
+    """The Numba search on one node holding every row of (X, y, w), all features visited.
+
+    Returns (feature, threshold, proxy, visit order): the Python face of :func:`node_split`,
+    for the tests (compared with :func:`best_split_reference` given the same visit order).
+    """
+    from ._criteria import CRITERIA, REG_CRITERIA
+
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    n, d = X.shape
+    crit = {**CRITERIA, **REG_CRITERIA}[criterion]
+    if crit in (GINI, ENTROPY):
+        classes, yc = np.unique(y, return_inverse=True)
+        yc, yv, K = yc.astype(np.intp), np.zeros(n), classes.shape[0]
+    else:
+        yc, yv, K = np.zeros(n, dtype=np.intp), np.asarray(y, dtype=np.float64), 1
+    total = np.bincount(yc, weights=w, minlength=K).astype(np.float64)
+    order = presort(X, np.arange(n))
+    features = np.arange(d)
+    params = np.array([crit, min_samples_leaf, d, 0], dtype=np.int64)
+    state = np.array([seed], dtype=np.uint64)
+    f, theta, proxy = node_split(
+        X, order, 0, n, yc, yv, w, total, float(w @ yv), float(w.sum()), params,
+        float(min_weight_leaf), state, features, np.empty(n), np.empty(K), np.empty(n + 1),
+    )  # fmt: skip
+    return int(f), float(theta), float(proxy), features
