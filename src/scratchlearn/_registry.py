@@ -68,6 +68,7 @@ FAMILY_PACKAGES = (
     "linear_model",
     "naive_bayes",
     "feature_extraction",
+    "tree",
 )
 
 #: Every task an estimator can have (see :func:`task_of`).
@@ -114,10 +115,10 @@ class Entry:
     with its reason; common_checks : False for estimators outside the scikit-learn estimator
     API (e.g. fit(y)); plot : ``"module:function"`` of ``(ax, estimator, X, y, target_names) ->
     what`` that ``scratchlearn fit --plot`` draws for this estimator instead of its task's plot
-    (a tree draws itself); report : ``"module:function"`` of ``(estimator, feature_names) ->
-    str`` that ``scratchlearn fit`` prints after the scores (ID3's gain tables). ``module``
-    (public module exporting the class) and ``family`` are filled
-    in from the :class:`Family`; ``task`` is derived from the class (:func:`task_of`).
+    (a tree draws itself); report : ``"module:function"`` of ``(estimator, feature_names,
+    target_names) -> str`` that ``scratchlearn fit`` prints after the scores (ID3's gain
+    tables). ``module`` (public module exporting the class) and ``family`` are filled in from
+    the :class:`Family`; ``task`` is derived from the class (:func:`task_of`).
     """
 
     name: str

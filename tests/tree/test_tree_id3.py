@@ -469,12 +469,14 @@ def test_numeric_column_with_too_many_values_is_refused():
 def test_missing_values_are_refused_naming_the_column():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"colour": ["red", None, "blue"], "size": ["S", "M", "L"]})
-    with pytest.raises(ValueError, match=r"feature 0 \('colour'\) has missing values"):
+    with pytest.raises(
+        ValueError, match=r"missing values \(None or NaN\) in feature 0 \('colour'\)"
+    ):
         ID3Classifier().fit(df, [0, 1, 0])
-    with pytest.raises(ValueError, match=r"feature 1 has missing values \(None or NaN\)"):
+    with pytest.raises(ValueError, match=r"missing values \(None or NaN\) in feature 1"):
         ID3Classifier().fit(np.array([[1.0, 2.0], [1.0, np.nan]]), [0, 1])
     model = ID3Classifier().fit(np.array([["a"], ["b"]], dtype=object), [0, 1])
-    with pytest.raises(ValueError, match="feature 0 has missing values"):
+    with pytest.raises(ValueError, match=r"missing values \(None or NaN\) in feature 0"):
         model.predict(np.array([[None]], dtype=object))
 
 
@@ -526,7 +528,7 @@ def test_predict_checks_the_number_of_features_and_explain_the_names():
 
 def test_a_nan_is_named_before_another_columns_floats():
     X = np.array([[0.5, 1.0], [1.5, np.nan]])  # column 0 non-integral, column 1 missing
-    with pytest.raises(ValueError, match="feature 1 has missing values"):
+    with pytest.raises(ValueError, match=r"missing values \(None or NaN\) in feature 1"):
         ID3Classifier().fit(X, [0, 1])
     with pytest.raises(ValueError, match="feature 0 has infinite values"):
         ID3Classifier().fit(np.array([[np.inf], [1.0]]), [0, 1])

@@ -163,8 +163,9 @@ def run_fit(args, out=sys.stdout, err=sys.stderr) -> int:
         print(f"saved model to {args.save}", file=out)
     report = entry.hook("report")
     if report is not None:
-        names = bunch.get("feature_names")
-        print(report(final_step(estimator), None if names is None else list(names)), file=out)
+        names, classes = bunch.get("feature_names"), bunch.get("target_names")
+        features = None if names is None else [str(v) for v in names]
+        print(report(final_step(estimator), features, classes), file=out)
     if args.plot:
         what = _make_plot(args.plot, entry, estimator, X_eval, y_eval, bunch.get("target_names"))
         print(f"wrote {what} to {args.plot}", file=out)

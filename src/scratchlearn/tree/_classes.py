@@ -21,11 +21,13 @@ import numbers
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
+from ..utils import Bunch
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.multiclass import check_classification_targets
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
 from ._builder import build_tree
 from ._criteria import CRITERIA, REG_CRITERIA
+from ._prune import ccp_path, ccp_prune, reduced_error_prune
 from ._splitter import presort
 from ._tree import Tree
 
@@ -136,11 +138,53 @@ class _BaseDecisionTree(BaseEstimator):
         self._prune_ccp()
 
     def _prune_ccp(self) -> None:
-        """Minimal cost-complexity pruning of ``tree_`` at ``ccp_alpha`` (the single call site;
-        wired by the pruning module)."""
+        """Minimal cost-complexity pruning of ``tree_`` at ``ccp_alpha``: the subtree T_α of
+        least R(T) + α|T|, found by collapsing weakest links while g(t) <= α
+        (:func:`~scratchlearn.tree._prune.ccp_prune`)."""
         if self.ccp_alpha == 0.0:
             return
-        raise NotImplementedError("ccp_alpha > 0 (cost-complexity pruning) is not wired yet.")
+        pruned = ccp_prune(self.tree_, self.ccp_alpha)
+        self.tree_ = Tree(**pruned, n_features=self.tree_.n_features)
+
+    # -- pruning ---------------------------------------------------------------------------
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """The weakest-link path of minimal cost-complexity pruning (Breiman et al. 1984).
+
+        Grows the full tree with these parameters (``ccp_alpha`` ignored) and returns a
+        :class:`~scratchlearn.utils.Bunch` with ``ccp_alphas``, the increasing effective alphas
+        g(t) = (R(t) − R(T_t)) / (|T_t| − 1) at which each collapse breaks even, starting at 0
+        for the full tree, and ``impurities``, the total leaf impurity R(T_α) =
+        Σ_leaves (w_l / w) I_l of each pruned subtree (the last one is the root alone). Any alpha
+        between two consecutive entries gives the same tree as the lower one.
+        """
+        from ..base import clone
+
+        full = clone(self).set_params(ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
+        alphas, impurities = ccp_path(full.tree_)
+        return Bunch(ccp_alphas=alphas, impurities=impurities)
+
+    def prune(self, X_val, y_val, sample_weight=None):
+        """Reduced-error pruning on a validation set (Quinlan 1987), in place.
+
+        Bottom-up, a branch becomes a leaf predicting its node's training value (majority
+        class, or mean / median) whenever the weighted validation accuracy (classifier) or the
+        squared error (regressor, so R²) does not get worse; a node no validation row reaches
+        is pruned. Returns a :class:`~scratchlearn.tree.PruneReport` (nodes and leaves before
+        and after, validation score before and after, ``nodes_removed``).
+        """
+        check_is_fitted(self)
+        if len(X_val) == 0:
+            raise ValueError("prune needs a non-empty validation set; X_val has 0 rows.")
+        X = self._check_X(X_val, reset=False)
+        pruned, report = reduced_error_prune(
+            self.tree_,
+            X,
+            y_val,
+            classes=getattr(self, "classes_", None),
+            sample_weight=sample_weight,
+        )
+        self.tree_ = Tree(**pruned, n_features=self.tree_.n_features)
+        return report
 
     # -- the fitted tree -------------------------------------------------------------------
     def apply(self, X):

@@ -117,7 +117,7 @@ def column_numbers(col, where):
         raise TypeError(f"ID3Classifier: {where} has dtype {col.dtype}, not categorical.")
     if np.isnan(values).any():
         raise ValueError(
-            f"ID3Classifier: {where} has missing values (None or NaN); give every row a "
+            f"ID3Classifier: missing values (None or NaN) in {where}; give every row a "
             "category (e.g. a 'missing' string) or drop those rows."
         )
     if np.isinf(values).any():
@@ -338,6 +338,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError("ID3Classifier requires y to be passed, but the target y is None.")
         y = column_or_1d(y, warn=True)  # a column vector is ravelled with a warning
         check_consistent_length(X, y)
+        if y.dtype.kind == "f" and np.isnan(y).any():
+            raise ValueError("Input y contains NaN.")
         check_classification_targets(y)
         codes = self._codes(X, reset=True)
         sw = check_sample_weight(sample_weight, X)
@@ -367,7 +369,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         """Weighted class fractions (n, K) of the training rows at the node each sample stops."""
-        counts = self.tree_.class_count[self.apply(X)]
+        leaves = self.apply(X)  # checks the fit first
+        counts = self.tree_.class_count[leaves]
         return counts / counts.sum(axis=1, keepdims=True)
 
     def predict_log_proba(self, X):
@@ -377,7 +380,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """The majority class (ties: the first in classes_) of the node each sample stops at."""
-        return self.classes_[self.tree_.majority[self.apply(X)]]
+        leaves = self.apply(X)  # checks the fit first
+        return self.classes_[self.tree_.majority[leaves]]
 
     def get_depth(self) -> int:
         """Depth of the deepest node (the root has depth 0)."""
@@ -399,6 +403,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         marked; then the tree. Numbers to 6 decimals. ``feature_names`` default to
         ``feature_names_in_`` or ``x0, x1, …``; ``class_names`` to ``classes_``.
         """
+        check_is_fitted(self)
         check_is_fitted(self)
         if feature_names is None:
             default = getattr(self, "feature_names_in_", None)

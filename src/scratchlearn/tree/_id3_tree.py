@@ -21,6 +21,8 @@ class ID3Tree:
     they were created: depth-first, children in category order, so a child's index is always
     larger than its parent's). See :class:`ID3Classifier` for the meaning of every field."""
 
+    _scratchlearn_serializable = True  # model files (scratchlearn.io) store these fields
+
     feature: np.ndarray  # (n_nodes,) intp; −2 at a leaf
     children: list  # n_nodes dicts {category code: child node}; {} at a leaf
     parent: np.ndarray  # (n_nodes,) intp; −1 at the root

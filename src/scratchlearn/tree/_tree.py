@@ -159,6 +159,13 @@ class Tree:
         self.n_classes = np.array([self.value.shape[2]], dtype=np.intp)
         self.n_outputs = 1
 
+    #: Model files (:mod:`scratchlearn.io`) store a tree as its arrays and derived counts.
+    _scratchlearn_serializable = True
+
+    def __getstate__(self):
+        """The arrays and counts, not the packed copy ``apply`` caches (rebuilt on first use)."""
+        return {k: v for k, v in vars(self).items() if k != "_packed_nodes"}
+
     def as_dict(self) -> dict:
         """The eight arrays, keyed by name (``Tree(**tree.as_dict())`` copies the tree)."""
         return {name: getattr(self, name).copy() for name in _FIELDS}
