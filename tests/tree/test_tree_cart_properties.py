@@ -230,3 +230,32 @@ def test_user_arrays_are_not_modified():
     np.testing.assert_array_equal(X, X0)
     np.testing.assert_array_equal(y, y0)
     np.testing.assert_array_equal(w, w0)
+
+
+def test_edible_plants_gini_and_tree_as_the_seed_should_have_computed():
+    """SPEC.md erratum: the per-value Gini uses proportions inside each subset. Root Gini
+    1 − (½² + ½²) = ½; Color splits into Green {Yes, Yes, Yes} and Red {No, No, No}, Gini 0 each,
+    weighted 0; Size into Small (2 Yes, 2 No: Gini ½) and Large (1 Yes, 1 No: ½), weighted ½.
+    So the root splits on Color and the tree is Color -> {Green: Yes, Red: No}. Two categories
+    per feature, ordinal-coded (Green 0 / Red 1, Large 0 / Small 1): exact in binary."""
+    from scratchlearn.datasets import load_edible_plants
+    from scratchlearn.preprocessing import OrdinalEncoder
+
+    b = load_edible_plants()
+    enc = OrdinalEncoder().fit(b.data)
+    m = DecisionTreeClassifier(criterion="gini", random_state=0).fit(
+        enc.transform(b.data), b.target
+    )
+    t = m.tree_
+    assert t.impurity[0] == 0.5
+    assert b.feature_names[t.feature[0]] == "Color" and t.threshold[0] == 0.5
+    assert t.node_count == 3 and list(t.impurity[1:]) == [0.0, 0.0]
+    green, red = (1, 2) if enc.categories_[0][0] == "Green" else (2, 1)
+    assert b.target_names[int(np.argmax(t.value[green, 0]))] == "Yes"
+    assert b.target_names[int(np.argmax(t.value[red, 0]))] == "No"
+    # the rejected feature's weighted Gini, from the same counts the split search sweeps
+    size = enc.transform(b.data)[:, 1]
+    gini = [1 - np.sum(np.bincount(b.target[size == v], minlength=2) ** 2) / np.sum(size == v) ** 2
+            for v in (0.0, 1.0)]  # fmt: skip
+    weighted = sum(g * np.mean(size == v) for g, v in zip(gini, (0.0, 1.0), strict=True))
+    assert weighted == pytest.approx(0.5, abs=4 * np.finfo(float).eps)
