@@ -103,8 +103,7 @@ def glm_objective(beta, Xt, y, s, family, link, penalty, split=None):
     """
     Xt = _design(Xt)  # a plain (n, p) array, or a Design with an implicit intercept column
     S = s.sum()
-    eta = Xt.dot(beta)  # (n,)
-    mu = link.inverse(eta)
+    mu = link.inverse(Xt.dot(beta))  # (n,)
     if not family.valid_mu(mu):  # outside the mean domain: an infinitely bad point
         return np.inf, np.full_like(beta, np.nan)
     if split is None:
@@ -113,7 +112,7 @@ def glm_objective(beta, Xt, y, s, family, link, penalty, split=None):
         kernel, const = split
         dev = s @ kernel(y, mu) + const
     J = dev / (2.0 * S) + 0.5 * beta @ (penalty * beta)
-    return float(J), _gradient(Xt, y, s, family, link, penalty, beta, mu)
+    return float(J), _gradient(Xt, y, s, family, link, penalty, beta, mu, S)
 
 
 def working_weights_response(family, link, y, s, eta, mu):
@@ -130,14 +129,16 @@ def working_weights_response(family, link, y, s, eta, mu):
     return W, z
 
 
-def _gradient(Xt, y, s, family, link, penalty, beta, mu):
-    """∇L = −(1/S) X̃ᵀ[s(y − μ)/(V(μ)g′(μ))] + penalty ⊙ β (μ clipped into the open domain)."""
-    if (family.name, link.name) in _UNIT_VG:
-        r = s * (y - mu)  # V(μ)g′(μ) = 1 for these canonical pairs
-    else:
+def _gradient(Xt, y, s, family, link, penalty, beta, mu, S=None):
+    """∇L = −(1/S) X̃ᵀ[s(y − μ)/(V(μ)g′(μ))] + penalty ⊙ β (μ clipped into the open domain).
+    The residual r = s(y − μ)/(V g′) is built in one buffer (in-place ufuncs)."""
+    r = np.subtract(y, mu)  # (n,)
+    r *= s
+    if (family.name, link.name) not in _UNIT_VG:  # V(μ)g′(μ) = 1 for the canonical pairs
         mu_c = family.clip_mu(mu)  # domain guard: V(μ)g′(μ) stays finite and non-zero
-        r = s * (y - mu) / (family.variance(mu_c) * link.deriv(mu_c))  # (n,)
-    return -Xt.tdot(r) / s.sum() + penalty * beta
+        r /= family.variance(mu_c) * link.deriv(mu_c)
+    S = s.sum() if S is None else S
+    return -Xt.tdot(r) / S + penalty * beta
 
 
 def _irls_start(evaluate, Xt, family, link, y, s, penalty, beta0, beta_fallback):
