@@ -67,10 +67,10 @@ class Design:
         return eta
 
     def tdot(self, r):
-        """X̃ᵀr = (Xᵀr, Σr)"""
+        """X̃ᵀr = (Xᵀr, Σr); r of shape (n,) or (n, k) (k products in one pass over X)"""
         if not self.fit_intercept:
             return self.X.T @ r
-        return np.append(self.X.T @ r, r.sum())
+        return np.concatenate([self.X.T @ r, r.sum(axis=0, keepdims=True)])
 
     def gram(self, W):
         """X̃ᵀ diag(W) X̃, (p, p)"""
@@ -129,16 +129,21 @@ def working_weights_response(family, link, y, s, eta, mu):
     return W, z
 
 
-def _gradient(Xt, y, s, family, link, penalty, beta, mu, S=None):
-    """∇L = −(1/S) X̃ᵀ[s(y − μ)/(V(μ)g′(μ))] + penalty ⊙ β (μ clipped into the open domain).
-    The residual r = s(y − μ)/(V g′) is built in one buffer (in-place ufuncs)."""
+def _residual(y, s, family, link, mu):
+    """r = s(y − μ)/(V(μ)g′(μ)), so that ∇L = −(1/S) X̃ᵀr + penalty ⊙ β (μ clipped into the
+    open domain), built in one buffer (in-place ufuncs)."""
     r = np.subtract(y, mu)  # (n,)
     r *= s
     if (family.name, link.name) not in _UNIT_VG:  # V(μ)g′(μ) = 1 for the canonical pairs
         mu_c = family.clip_mu(mu)  # domain guard: V(μ)g′(μ) stays finite and non-zero
         r /= family.variance(mu_c) * link.deriv(mu_c)
+    return r
+
+
+def _gradient(Xt, y, s, family, link, penalty, beta, mu, S=None):
+    """∇L = −(1/S) X̃ᵀ[s(y − μ)/(V(μ)g′(μ))] + penalty ⊙ β (μ clipped into the open domain)."""
     S = s.sum() if S is None else S
-    return -Xt.tdot(r) / S + penalty * beta
+    return -Xt.tdot(_residual(y, s, family, link, mu)) / S + penalty * beta
 
 
 def _irls_start(evaluate, Xt, family, link, y, s, penalty, beta0, beta_fallback):
@@ -209,16 +214,21 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
 
     kernel, c_sum = split if split is not None else (family.unit_deviance, 0.0)
 
-    def resolution(mu):
-        """Scale of the terms summed into D/(2S), whose rounding L inherits."""
+    def noise_at(L, mu):
+        """64ε(|L| + Σ sᵢ|kᵢ|/(2S) + |Σ sᵢcᵢ|/(2S)): the rounding noise of L at μ."""
         with np.errstate(all="ignore"):
-            return float(s @ np.abs(kernel(y, family.clip_mu(mu))) + abs(c_sum)) / (2.0 * S)
+            res = float(s @ np.abs(kernel(y, family.clip_mu(mu))) + abs(c_sum)) / (2.0 * S)
+        return 64 * _EPS * (abs(L) + res)
 
-    def record(beta, mu, L, dev):
-        g = float(np.max(np.abs(_gradient(Xt, y, s, family, link, penalty, beta, mu))))
+    def record(beta, eta, mu, L, dev):
+        """History entry at β; returns ‖∇L‖∞ and the next step's W and X̃ᵀWz at the same μ
+        (X̃ᵀ applied to [r, Wz] in one pass over X, r as in :func:`_residual`)."""
+        W, z = working_weights_response(family, link, y, s, eta, mu)
+        T = Xt.tdot(np.column_stack([_residual(y, s, family, link, mu), W * z]))  # (p, 2)
+        g = float(np.max(np.abs(-T[:, 0] / S + penalty * beta)))
         hist["objective"].append(float(L)), hist["deviance"].append(float(dev))
         hist["grad_norm"].append(g)
-        return g
+        return g, W, T[:, 1]
 
     hist = {"objective": [], "deviance": [], "grad_norm": []}
     beta, (eta, mu, L, dev), mu0 = _irls_start(
@@ -227,31 +237,40 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
     it = 0
     if mu0 is not None:  # the start is μ₀ and the first iteration its least squares
         dev0 = family.deviance(y, mu0, s)
-        record(np.zeros_like(beta), mu0, dev0 / (2.0 * S), dev0)
+        g0 = float(
+            np.max(np.abs(_gradient(Xt, y, s, family, link, penalty, np.zeros_like(beta), mu0, S)))
+        )
+        hist["objective"].append(dev0 / (2.0 * S)), hist["deviance"].append(float(dev0))
+        hist["grad_norm"].append(g0)
         it = 1
-    g_best = record(beta, mu, L, dev)
+    g_best, W, rhs = record(beta, eta, mu, L, dev)
     stop = "grad_norm" if g_best <= tol else None
     n_stuck = 0
     while stop is None and it < max_iter:
-        W, z = working_weights_response(family, link, y, s, eta, mu)
         H = Xt.gram(W)  # X̃ᵀWX̃, (p, p)
         H[np.diag_indices_from(H)] += S * penalty
-        beta_new = spd_solve(H, Xt.tdot(W * z), what=_WHAT)
+        beta_new = spd_solve(H, rhs, what=_WHAT)
         eta_new, mu_new, L_new, dev_new = evaluate(beta_new)
-        noise = 64 * _EPS * (abs(L) + resolution(mu))  # rounding noise of L
+        noise = None  # rounding noise of L at μ: only a rising or flat step needs it
+        if not (L_new <= L):
+            noise = noise_at(L, mu)
         halvings = 0
-        while not (L_new <= L + noise) and halvings < 40:  # step halving
+        while not (L_new <= L + (noise or 0.0)) and halvings < 40:  # step halving
             beta_new = 0.5 * (beta + beta_new)
             eta_new, mu_new, L_new, dev_new = evaluate(beta_new)
             halvings += 1
-        if not (L_new <= L + noise):
+        if not (L_new <= L + (noise or 0.0)):
             stop = "stalled"  # no halved step keeps L from rising: at its resolution
             break
         it += 1
-        flat = abs(L - L_new) <= noise
+        L_old, mu_old = L, mu
         beta, eta, mu, L = beta_new, eta_new, mu_new, L_new
-        g = record(beta, mu, L, dev_new)
-        n_stuck = n_stuck + 1 if flat and g > 0.9 * g_best else 0
+        g, W, rhs = record(beta, eta, mu, L, dev_new)
+        if g > 0.9 * g_best:  # no new best: is L flat, |ΔL| within its noise?
+            noise = noise_at(L_old, mu_old) if noise is None else noise
+            n_stuck = n_stuck + 1 if abs(L_old - L) <= noise else 0
+        else:
+            n_stuck = 0
         g_best = min(g_best, g)
         if g <= tol:
             stop = "grad_norm"
