@@ -103,14 +103,16 @@ def glm_objective(beta, Xt, y, s, family, link, penalty, split=None):
     """
     Xt = _design(Xt)  # a plain (n, p) array, or a Design with an implicit intercept column
     S = s.sum()
-    mu = link.inverse(Xt.dot(beta))  # (n,)
+    eta = Xt.dot(beta)  # (n,)
+    mu = link.inverse(eta)
     if not family.valid_mu(mu):  # outside the mean domain: an infinitely bad point
         return np.inf, np.full_like(beta, np.nan)
     if split is None:
         dev = s @ family.unit_deviance(y, mu)
     else:
         kernel, const = split
-        dev = s @ kernel(y, mu) + const
+        log_mu = link.log_inverse(eta) if link.name == "log" else None  # log μ = η
+        dev = s @ kernel(y, mu, log_mu) + const
     J = dev / (2.0 * S) + 0.5 * beta @ (penalty * beta)
     return float(J), _gradient(Xt, y, s, family, link, penalty, beta, mu, S)
 
@@ -319,11 +321,14 @@ def fit_statistics(Xt, y, s, family, link, beta, split, alpha, series_loglike=Tr
     times the cost of the fit), leaving ℓ, AIC and BIC NaN."""
     Xt = _design(Xt)
     n, p = Xt.shape
-    mu = link.inverse(Xt.dot(beta))
+    eta = Xt.dot(beta)
+    mu = link.inverse(eta)
+    log_mu = link.log_inverse(eta) if link.name == "log" else None  # log μ = η
     kernel, const = split  # D = Σ sᵢ kernel(yᵢ, μᵢ) + const, the y-only part summed once
-    out = {"deviance": max(float(s @ kernel(y, mu) + const), 0.0)}
+    out = {"deviance": max(float(s @ kernel(y, mu, log_mu) + const), 0.0)}
     mu0 = np.average(y, weights=s) if Xt.fit_intercept else link.inverse(np.zeros(1))[0]
-    out["null_deviance"] = max(float(s @ kernel(y, np.full(n, mu0)) + const), 0.0)
+    log_mu0 = np.full(n, math.log(mu0)) if mu0 > 0 else None  # one log for the constant μ₀
+    out["null_deviance"] = max(float(s @ kernel(y, np.full(n, mu0), log_mu0) + const), 0.0)
     V = family.variance(mu)
     with np.errstate(divide="ignore", invalid="ignore"):
         out["dispersion"] = float(np.sum(s * (y - mu) ** 2 / V) / (n - p)) if n > p else np.nan
