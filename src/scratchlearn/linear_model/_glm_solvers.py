@@ -51,19 +51,28 @@ __all__ = [
 class Design:
     """X̃ = [X, 1] without forming it: products with the intercept column done separately.
 
-    Appending the column would copy X (16 MB for 100,000 x 20) at every fit.
+    Appending the column would copy X (16 MB for 100,000 x 20) at every fit. The last product
+    X̃β is kept, read-only: the fit statistics ask again for η at the solution, which the
+    solver's last evaluation computed.
     """
 
     def __init__(self, X, fit_intercept):
         self.X, self.fit_intercept = X, fit_intercept
         self.shape = (X.shape[0], X.shape[1] + int(fit_intercept))
+        self._last = (None, None)  # (β, X̃β) of the last product
 
     def dot(self, beta):
-        """η = X̃β = Xw + b"""
+        """η = X̃β = Xw + b (read-only; the same array again for the same β)"""
+        last_beta, last_eta = self._last
+        if last_beta is not None and np.array_equal(beta, last_beta):
+            return last_eta
         if not self.fit_intercept:
-            return self.X @ beta
-        eta = self.X @ beta[:-1]  # (n,)
-        eta += beta[-1]
+            eta = self.X @ beta
+        else:
+            eta = self.X @ beta[:-1]  # (n,)
+            eta += beta[-1]
+        eta.flags.writeable = False
+        self._last = (np.array(beta, dtype=float), eta)
         return eta
 
     def tdot(self, r):
