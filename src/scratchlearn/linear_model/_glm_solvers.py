@@ -82,14 +82,22 @@ class Design:
         return np.concatenate([self.X.T @ r, r.sum(axis=0, keepdims=True)])
 
     def gram(self, W):
-        """X̃ᵀ diag(W) X̃, (p, p)"""
-        XW = self.X.T * W  # (d, n)
-        if not self.fit_intercept:
-            return XW @ self.X
+        """X̃ᵀ diag(W) X̃ = AᵀA with A = diag(√W) X̃, (p, p): one scaled copy of X and a symmetric
+        product (BLAS syrk: half the flops of X̃ᵀ(WX̃)). Weights that are not all ≥ 0 (a Tweedie
+        power < 0 at μ < 0, or NaN) take the general product (X̃ᵀ diag(W)) X̃."""
         d = self.X.shape[1]
+        if W.min() >= 0:
+            r = np.sqrt(W)  # (n,)
+            A = self.X * r[:, None]  # (n, d)
+            XWX, XW1 = A.T @ A, A.T @ r
+        else:
+            XW = self.X.T * W  # (d, n)
+            XWX, XW1 = XW @ self.X, XW.sum(axis=1)
+        if not self.fit_intercept:
+            return XWX
         H = np.empty((d + 1, d + 1))
-        H[:d, :d] = XW @ self.X
-        H[:d, d] = H[d, :d] = XW.sum(axis=1)
+        H[:d, :d] = XWX
+        H[:d, d] = H[d, :d] = XW1  # X̃ᵀW1: the intercept column
         H[d, d] = W.sum()
         return H
 
