@@ -15,6 +15,11 @@ __all__ = ["Family", "Normal", "Binomial", "Poisson", "Gamma", "InverseGaussian"
 _EPS = np.finfo(float).eps
 
 
+def _positive_finite(mu):
+    """0 < μᵢ < ∞ for every i, by two reductions (no boolean temporaries); NaN fails min > 0."""
+    return bool(mu.min() > 0 and np.isfinite(mu.max()))
+
+
 def _log_factorial(y):
     """log y! = log Γ(y + 1), by a cumulative table when y holds small integers (fast path)."""
     top = y.max(initial=0.0)
@@ -52,8 +57,14 @@ class Family:
 
     def deviance_split(self, y):
         """Fast path for optimisers: d(y, μ) = kernel(y, μ) + c(y), where ``c`` depends on y only
-        and is computed once. Returns (kernel, c(y)); the default is (unit_deviance, 0)."""
-        return self.unit_deviance, np.zeros_like(y)
+        and is computed once. Returns (kernel, c(y)); the default is (unit_deviance, 0).
+        Every kernel is ``kernel(y, μ, log_mu=None)``: ``log_mu`` (log μ, known without a log
+        under the log link) replaces log μ where the kernel has one."""
+
+        def kernel(y, mu, log_mu=None):
+            return self.unit_deviance(y, mu)
+
+        return kernel, np.zeros_like(y)
 
     def __repr__(self):
         return f"{type(self).__name__}()"
@@ -121,7 +132,7 @@ class Binomial(Family):
     def deviance_split(self, y):
         """d = −2[y log μ + (1 − y) log(1 − μ)] + 2[y log y + (1 − y) log(1 − y)]"""
 
-        def kernel(y, mu):
+        def kernel(y, mu, log_mu=None):
             mu = self.clip_mu(mu)
             return -2.0 * (y * np.log(mu) + (1.0 - y) * np.log1p(-mu))
 
@@ -143,8 +154,8 @@ class Poisson(Family):
     fixed_scale = True
 
     def valid_mu(self, mu):
-        """μ > 0"""
-        return bool(np.all(np.isfinite(mu)) and np.all(mu > 0))
+        """μ > 0 (and finite: min μ > 0 is False for NaN)"""
+        return _positive_finite(mu)
 
     def check_y(self, y, owner):
         bad = y < 0
@@ -169,8 +180,13 @@ class Poisson(Family):
     def deviance_split(self, y):
         """d = 2(μ − y log μ) + 2(y log y − y)"""
 
-        def kernel(y, mu):
-            return 2.0 * (mu - y * np.log(self.clip_mu(mu)))
+        def kernel(y, mu, log_mu=None):
+            # one buffer, in place: 2(μ − y log μ)
+            k = np.log(self.clip_mu(mu)) if log_mu is None else np.copy(log_mu)
+            k *= y
+            np.subtract(mu, k, out=k)
+            k *= 2.0
+            return k
 
         return kernel, 2.0 * (xlogy(y, y) - y)
 
@@ -190,8 +206,8 @@ class Gamma(Family):
         self.name = "exponential" if fixed_scale else "gamma"
 
     def valid_mu(self, mu):
-        """μ > 0"""
-        return bool(np.all(np.isfinite(mu)) and np.all(mu > 0))
+        """μ > 0 (and finite: min μ > 0 is False for NaN)"""
+        return _positive_finite(mu)
 
     def check_y(self, y, owner):
         bad = y <= 0
@@ -212,8 +228,8 @@ class Gamma(Family):
     def deviance_split(self, y):
         """d = 2(y/μ + log μ) − 2(1 + log y)"""
 
-        def kernel(y, mu):
-            return 2.0 * (y / mu + np.log(mu))
+        def kernel(y, mu, log_mu=None):
+            return 2.0 * (y / mu + (np.log(mu) if log_mu is None else log_mu))
 
         return kernel, -2.0 * (1.0 + np.log(y))
 
@@ -231,8 +247,8 @@ class InverseGaussian(Family):
     canonical_link = "inverse_squared"
 
     def valid_mu(self, mu):
-        """μ > 0"""
-        return bool(np.all(np.isfinite(mu)) and np.all(mu > 0))
+        """μ > 0 (and finite: min μ > 0 is False for NaN)"""
+        return _positive_finite(mu)
 
     def check_y(self, y, owner):
         bad = y <= 0
@@ -323,8 +339,11 @@ class Tweedie(Family):
         if p in (0, 1, 2):
             return make_family(("normal", "poisson", "gamma")[int(p)]).deviance_split(y)
 
-        def kernel(y, mu):
-            return 2.0 * (np.power(mu, 2 - p) / (2 - p) - y * np.power(mu, 1 - p) / (1 - p))
+        def kernel(y, mu, log_mu=None):
+            if log_mu is None:
+                return 2.0 * (np.power(mu, 2 - p) / (2 - p) - y * np.power(mu, 1 - p) / (1 - p))
+            m1 = np.exp((1 - p) * log_mu)  # μ^(1−p), and μ^(2−p) = μ·μ^(1−p)
+            return 2.0 * (mu * m1 / (2 - p) - y * m1 / (1 - p))
 
         return kernel, 2.0 * np.power(np.maximum(y, 0.0), 2 - p) / ((1 - p) * (2 - p))
 

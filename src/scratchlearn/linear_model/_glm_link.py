@@ -14,6 +14,7 @@ __all__ = ["Link", "Identity", "Log", "Logit", "Inverse", "InverseSquared", "Pro
 _EPS = np.finfo(float).eps
 _TINY = np.finfo(float).tiny
 _ETA_MAX = np.log(np.finfo(float).max) - 1.0  # exp(η) stays finite below this
+_LOG_TINY = float(np.log(_TINY))
 
 
 def _clip01(mu):
@@ -68,6 +69,11 @@ class Log(Link):
     def deriv(self, mu):
         """g′(μ) = 1/μ"""
         return 1.0 / np.maximum(mu, _TINY)
+
+    def log_inverse(self, eta):
+        """log μ = η, within the guards of ``inverse`` and ``link``: clip(η, log tiny, η_max).
+        Saves the families' deviance kernels a log of exp(η) (and its rounding)."""
+        return np.clip(eta, _LOG_TINY, _ETA_MAX)
 
 
 class Logit(Link):

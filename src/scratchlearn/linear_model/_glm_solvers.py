@@ -51,36 +51,53 @@ __all__ = [
 class Design:
     """X̃ = [X, 1] without forming it: products with the intercept column done separately.
 
-    Appending the column would copy X (16 MB for 100,000 x 20) at every fit.
+    Appending the column would copy X (16 MB for 100,000 x 20) at every fit. The last product
+    X̃β is kept, read-only: the fit statistics ask again for η at the solution, which the
+    solver's last evaluation computed.
     """
 
     def __init__(self, X, fit_intercept):
         self.X, self.fit_intercept = X, fit_intercept
         self.shape = (X.shape[0], X.shape[1] + int(fit_intercept))
+        self._last = (None, None)  # (β, X̃β) of the last product
 
     def dot(self, beta):
-        """η = X̃β = Xw + b"""
+        """η = X̃β = Xw + b (read-only; the same array again for the same β)"""
+        last_beta, last_eta = self._last
+        if last_beta is not None and np.array_equal(beta, last_beta):
+            return last_eta
         if not self.fit_intercept:
-            return self.X @ beta
-        eta = self.X @ beta[:-1]  # (n,)
-        eta += beta[-1]
+            eta = self.X @ beta
+        else:
+            eta = self.X @ beta[:-1]  # (n,)
+            eta += beta[-1]
+        eta.flags.writeable = False
+        self._last = (np.array(beta, dtype=float), eta)
         return eta
 
     def tdot(self, r):
-        """X̃ᵀr = (Xᵀr, Σr)"""
+        """X̃ᵀr = (Xᵀr, Σr); r of shape (n,) or (n, k) (k products in one pass over X)"""
         if not self.fit_intercept:
             return self.X.T @ r
-        return np.append(self.X.T @ r, r.sum())
+        return np.concatenate([self.X.T @ r, r.sum(axis=0, keepdims=True)])
 
     def gram(self, W):
-        """X̃ᵀ diag(W) X̃, (p, p)"""
-        XW = self.X.T * W  # (d, n)
-        if not self.fit_intercept:
-            return XW @ self.X
+        """X̃ᵀ diag(W) X̃ = AᵀA with A = diag(√W) X̃, (p, p): one scaled copy of X and a symmetric
+        product (BLAS syrk: half the flops of X̃ᵀ(WX̃)). Weights that are not all ≥ 0 (a Tweedie
+        power < 0 at μ < 0, or NaN) take the general product (X̃ᵀ diag(W)) X̃."""
         d = self.X.shape[1]
+        if W.min() >= 0:
+            r = np.sqrt(W)  # (n,)
+            A = self.X * r[:, None]  # (n, d)
+            XWX, XW1 = A.T @ A, A.T @ r
+        else:
+            XW = self.X.T * W  # (d, n)
+            XWX, XW1 = XW @ self.X, XW.sum(axis=1)
+        if not self.fit_intercept:
+            return XWX
         H = np.empty((d + 1, d + 1))
-        H[:d, :d] = XW @ self.X
-        H[:d, d] = H[d, :d] = XW.sum(axis=1)
+        H[:d, :d] = XWX
+        H[:d, d] = H[d, :d] = XW1  # X̃ᵀW1: the intercept column
         H[d, d] = W.sum()
         return H
 
@@ -111,9 +128,10 @@ def glm_objective(beta, Xt, y, s, family, link, penalty, split=None):
         dev = s @ family.unit_deviance(y, mu)
     else:
         kernel, const = split
-        dev = s @ kernel(y, mu) + const
+        log_mu = link.log_inverse(eta) if link.name == "log" else None  # log μ = η
+        dev = s @ kernel(y, mu, log_mu) + const
     J = dev / (2.0 * S) + 0.5 * beta @ (penalty * beta)
-    return float(J), _gradient(Xt, y, s, family, link, penalty, beta, mu)
+    return float(J), _gradient(Xt, y, s, family, link, penalty, beta, mu, S)
 
 
 def working_weights_response(family, link, y, s, eta, mu):
@@ -130,14 +148,21 @@ def working_weights_response(family, link, y, s, eta, mu):
     return W, z
 
 
-def _gradient(Xt, y, s, family, link, penalty, beta, mu):
-    """∇L = −(1/S) X̃ᵀ[s(y − μ)/(V(μ)g′(μ))] + penalty ⊙ β (μ clipped into the open domain)."""
-    if (family.name, link.name) in _UNIT_VG:
-        r = s * (y - mu)  # V(μ)g′(μ) = 1 for these canonical pairs
-    else:
+def _residual(y, s, family, link, mu):
+    """r = s(y − μ)/(V(μ)g′(μ)), so that ∇L = −(1/S) X̃ᵀr + penalty ⊙ β (μ clipped into the
+    open domain), built in one buffer (in-place ufuncs)."""
+    r = np.subtract(y, mu)  # (n,)
+    r *= s
+    if (family.name, link.name) not in _UNIT_VG:  # V(μ)g′(μ) = 1 for the canonical pairs
         mu_c = family.clip_mu(mu)  # domain guard: V(μ)g′(μ) stays finite and non-zero
-        r = s * (y - mu) / (family.variance(mu_c) * link.deriv(mu_c))  # (n,)
-    return -Xt.tdot(r) / s.sum() + penalty * beta
+        r /= family.variance(mu_c) * link.deriv(mu_c)
+    return r
+
+
+def _gradient(Xt, y, s, family, link, penalty, beta, mu, S=None):
+    """∇L = −(1/S) X̃ᵀ[s(y − μ)/(V(μ)g′(μ))] + penalty ⊙ β (μ clipped into the open domain)."""
+    S = s.sum() if S is None else S
+    return -Xt.tdot(_residual(y, s, family, link, mu)) / S + penalty * beta
 
 
 def _irls_start(evaluate, Xt, family, link, y, s, penalty, beta0, beta_fallback):
@@ -208,16 +233,21 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
 
     kernel, c_sum = split if split is not None else (family.unit_deviance, 0.0)
 
-    def resolution(mu):
-        """Scale of the terms summed into D/(2S), whose rounding L inherits."""
+    def noise_at(L, mu):
+        """64ε(|L| + Σ sᵢ|kᵢ|/(2S) + |Σ sᵢcᵢ|/(2S)): the rounding noise of L at μ."""
         with np.errstate(all="ignore"):
-            return float(s @ np.abs(kernel(y, family.clip_mu(mu))) + abs(c_sum)) / (2.0 * S)
+            res = float(s @ np.abs(kernel(y, family.clip_mu(mu))) + abs(c_sum)) / (2.0 * S)
+        return 64 * _EPS * (abs(L) + res)
 
-    def record(beta, mu, L, dev):
-        g = float(np.max(np.abs(_gradient(Xt, y, s, family, link, penalty, beta, mu))))
+    def record(beta, eta, mu, L, dev):
+        """History entry at β; returns ‖∇L‖∞ and the next step's W and X̃ᵀWz at the same μ
+        (X̃ᵀ applied to [r, Wz] in one pass over X, r as in :func:`_residual`)."""
+        W, z = working_weights_response(family, link, y, s, eta, mu)
+        T = Xt.tdot(np.column_stack([_residual(y, s, family, link, mu), W * z]))  # (p, 2)
+        g = float(np.max(np.abs(-T[:, 0] / S + penalty * beta)))
         hist["objective"].append(float(L)), hist["deviance"].append(float(dev))
         hist["grad_norm"].append(g)
-        return g
+        return g, W, T[:, 1]
 
     hist = {"objective": [], "deviance": [], "grad_norm": []}
     beta, (eta, mu, L, dev), mu0 = _irls_start(
@@ -226,31 +256,40 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
     it = 0
     if mu0 is not None:  # the start is μ₀ and the first iteration its least squares
         dev0 = family.deviance(y, mu0, s)
-        record(np.zeros_like(beta), mu0, dev0 / (2.0 * S), dev0)
+        g0 = float(
+            np.max(np.abs(_gradient(Xt, y, s, family, link, penalty, np.zeros_like(beta), mu0, S)))
+        )
+        hist["objective"].append(dev0 / (2.0 * S)), hist["deviance"].append(float(dev0))
+        hist["grad_norm"].append(g0)
         it = 1
-    g_best = record(beta, mu, L, dev)
+    g_best, W, rhs = record(beta, eta, mu, L, dev)
     stop = "grad_norm" if g_best <= tol else None
     n_stuck = 0
     while stop is None and it < max_iter:
-        W, z = working_weights_response(family, link, y, s, eta, mu)
         H = Xt.gram(W)  # X̃ᵀWX̃, (p, p)
         H[np.diag_indices_from(H)] += S * penalty
-        beta_new = spd_solve(H, Xt.tdot(W * z), what=_WHAT)
+        beta_new = spd_solve(H, rhs, what=_WHAT)
         eta_new, mu_new, L_new, dev_new = evaluate(beta_new)
-        noise = 64 * _EPS * (abs(L) + resolution(mu))  # rounding noise of L
+        noise = None  # rounding noise of L at μ: only a rising or flat step needs it
+        if not (L_new <= L):
+            noise = noise_at(L, mu)
         halvings = 0
-        while not (L_new <= L + noise) and halvings < 40:  # step halving
+        while not (L_new <= L + (noise or 0.0)) and halvings < 40:  # step halving
             beta_new = 0.5 * (beta + beta_new)
             eta_new, mu_new, L_new, dev_new = evaluate(beta_new)
             halvings += 1
-        if not (L_new <= L + noise):
+        if not (L_new <= L + (noise or 0.0)):
             stop = "stalled"  # no halved step keeps L from rising: at its resolution
             break
         it += 1
-        flat = abs(L - L_new) <= noise
+        L_old, mu_old = L, mu
         beta, eta, mu, L = beta_new, eta_new, mu_new, L_new
-        g = record(beta, mu, L, dev_new)
-        n_stuck = n_stuck + 1 if flat and g > 0.9 * g_best else 0
+        g, W, rhs = record(beta, eta, mu, L, dev_new)
+        if g > 0.9 * g_best:  # no new best: is L flat, |ΔL| within its noise?
+            noise = noise_at(L_old, mu_old) if noise is None else noise
+            n_stuck = n_stuck + 1 if abs(L_old - L) <= noise else 0
+        else:
+            n_stuck = 0
         g_best = min(g_best, g)
         if g <= tol:
             stop = "grad_norm"
@@ -299,11 +338,14 @@ def fit_statistics(Xt, y, s, family, link, beta, split, alpha, series_loglike=Tr
     times the cost of the fit), leaving ℓ, AIC and BIC NaN."""
     Xt = _design(Xt)
     n, p = Xt.shape
-    mu = link.inverse(Xt.dot(beta))
+    eta = Xt.dot(beta)
+    mu = link.inverse(eta)
+    log_mu = link.log_inverse(eta) if link.name == "log" else None  # log μ = η
     kernel, const = split  # D = Σ sᵢ kernel(yᵢ, μᵢ) + const, the y-only part summed once
-    out = {"deviance": max(float(s @ kernel(y, mu) + const), 0.0)}
+    out = {"deviance": max(float(s @ kernel(y, mu, log_mu) + const), 0.0)}
     mu0 = np.average(y, weights=s) if Xt.fit_intercept else link.inverse(np.zeros(1))[0]
-    out["null_deviance"] = max(float(s @ kernel(y, np.full(n, mu0)) + const), 0.0)
+    log_mu0 = np.full(n, math.log(mu0)) if mu0 > 0 else None  # one log for the constant μ₀
+    out["null_deviance"] = max(float(s @ kernel(y, np.full(n, mu0), log_mu0) + const), 0.0)
     V = family.variance(mu)
     with np.errstate(divide="ignore", invalid="ignore"):
         out["dispersion"] = float(np.sum(s * (y - mu) ** 2 / V) / (n - p)) if n > p else np.nan
