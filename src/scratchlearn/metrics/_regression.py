@@ -214,28 +214,47 @@ def mean_gamma_deviance(y_true, y_pred, *, sample_weight=None):
     return mean_tweedie_deviance(y_true, y_pred, sample_weight=sample_weight, power=2)
 
 
+def _d2_targets(y_true, y_pred, sample_weight, name):
+    """(y, μ, w) as 1-d arrays for a D² score, or None (with an UndefinedMetricWarning) when
+    fewer than two samples leave D(y, ȳ) undefined."""
+    y, mu, w, _ = _check_reg_targets(y_true, y_pred, sample_weight, None, ())
+    if y.shape[1] != 1:
+        raise ValueError(f"Multioutput not supported in {name}.")
+    if y.shape[0] < 2:
+        warnings.warn(
+            "D^2 score is not well-defined with less than two samples.",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+        return None
+    return y[:, 0], mu[:, 0], w
+
+
+def _deviance_explained(unit_deviance, y, mu, w) -> float:
+    """D² = 1 − D(y, μ)/D(y, ȳ), D the weighted mean unit deviance and ȳ = Σwᵢyᵢ/Σwᵢ."""
+    y_bar = np.full_like(y, np.average(y, weights=w))
+    numerator = np.average(unit_deviance(y, mu), weights=w)
+    return float(1 - numerator / np.average(unit_deviance(y, y_bar), weights=w))
+
+
 def d2_tweedie_score(y_true, y_pred, *, sample_weight=None, power=0):
     """Fraction of Tweedie deviance explained, ``1 − D(y, μ)/D(y, ȳ)`` (R² when power = 0).
 
     Fewer than two samples give NaN with an UndefinedMetricWarning.
     """
     p = _check_power(power)
-    y, mu, w, _ = _check_reg_targets(y_true, y_pred, sample_weight, None, ())
-    if y.shape[1] != 1:
-        raise ValueError("Multioutput not supported in d2_tweedie_score.")
-    y, mu = y[:, 0], mu[:, 0]
-    if y.shape[0] < 2:
-        warnings.warn(
-            "D^2 score is not well-defined with less than two samples.",
-            UndefinedMetricWarning,
-            stacklevel=2,
-        )
+    targets = _d2_targets(y_true, y_pred, sample_weight, "d2_tweedie_score")
+    if targets is None:
         return float("nan")
+    y, mu, w = targets
     _check_domain(y, mu, p)
-    numerator = np.average(_unit_deviance(y, mu, p), weights=w)
-    y_bar = np.full_like(y, np.average(y, weights=w))
-    denominator = np.average(_unit_deviance(y, y_bar, p), weights=w)
-    return float(1 - numerator / denominator)
+    return _deviance_explained(lambda a, m: _unit_deviance(a, m, p), y, mu, w)
+
+
+def _binomial_unit_deviance(y, mu):
+    """d(y, μ) = 2[y log(y/μ) + (1 − y) log((1 − y)/(1 − μ))], with 0·log 0 = 0."""
+    with np.errstate(divide="ignore"):
+        return 2 * (xlogy(y, y) - xlogy(y, mu) + xlogy(1 - y, 1 - y) - xlogy(1 - y, 1 - mu))
 
 
 def d2_binomial_score(y_true, y_pred, *, sample_weight=None):
@@ -247,23 +266,10 @@ def d2_binomial_score(y_true, y_pred, *, sample_weight=None):
     scikit-learn's ``d2_log_loss_score`` of the two-column probabilities. Fewer than two samples
     give NaN with an UndefinedMetricWarning.
     """
-    y, mu, w, _ = _check_reg_targets(y_true, y_pred, sample_weight, None, ())
-    if y.shape[1] != 1:
-        raise ValueError("Multioutput not supported in d2_binomial_score.")
-    y, mu = y[:, 0], mu[:, 0]
-    if y.shape[0] < 2:
-        warnings.warn(
-            "D^2 score is not well-defined with less than two samples.",
-            UndefinedMetricWarning,
-            stacklevel=2,
-        )
+    targets = _d2_targets(y_true, y_pred, sample_weight, "d2_binomial_score")
+    if targets is None:
         return float("nan")
+    y, mu, w = targets
     if np.any((y < 0) | (y > 1)) or np.any((mu < 0) | (mu > 1)):
         raise ValueError("d2_binomial_score needs y_true and y_pred in [0, 1].")
-
-    def deviance(m):
-        with np.errstate(divide="ignore"):
-            d = 2 * (xlogy(y, y) - xlogy(y, m) + xlogy(1 - y, 1 - y) - xlogy(1 - y, 1 - m))
-        return np.average(d, weights=w)
-
-    return float(1 - deviance(mu) / deviance(np.full_like(y, np.average(y, weights=w))))
+    return _deviance_explained(_binomial_unit_deviance, y, mu, w)
