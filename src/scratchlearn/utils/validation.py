@@ -53,6 +53,8 @@ def num_samples(x) -> int:
 
 
 def _assert_all_finite(a, *, allow_nan: bool, input_name: str) -> None:
+    """Refuse NaN (unless ``allow_nan``) and ±inf, naming the first offending column of a 2-D
+    input so that a user can find it."""
     if a.dtype.kind not in "fc":
         return
     # One cheap reduction decides the common case; the element-wise test runs only on failure.
@@ -60,11 +62,19 @@ def _assert_all_finite(a, *, allow_nan: bool, input_name: str) -> None:
         total = np.sum(a)
     if np.isfinite(total):
         return
-    if not allow_nan and np.isnan(a).any():
-        raise ValueError(f"Input {input_name} contains NaN.")
-    if np.isinf(a).any():
+
+    def where(bad) -> str:
+        return f" in column {int(np.flatnonzero(bad.any(axis=0))[0])}" if a.ndim == 2 else ""
+
+    if not allow_nan:
+        nan = np.isnan(a)
+        if nan.any():
+            raise ValueError(f"Input {input_name} contains NaN{where(nan)}.")
+    inf = np.isinf(a)
+    if inf.any():
         raise ValueError(
-            f"Input {input_name} contains infinity or a value too large for {a.dtype!r}."
+            f"Input {input_name} contains infinity or a value too large for {a.dtype!r}"
+            f"{where(inf)}."
         )
 
 
