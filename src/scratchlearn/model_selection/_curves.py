@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 
+from ..utils.parallel import run_tasks
 from ..utils.validation import check_random_state
 from ._split import check_cv
 from ._validation import (
@@ -24,7 +25,6 @@ from ._validation import (
     _estimator_kind,
     _fit_and_score,
     _merge_params,
-    _run_tasks,
     _warn_or_raise_failures,
 )
 
@@ -119,7 +119,7 @@ def learning_curve(
             error_score=error_score,
         )
 
-    results = _run_tasks(run, tasks, n_jobs)
+    results = run_tasks(run, tasks, n_jobs)
     _warn_or_raise_failures(results)
 
     def table(key, name=None):  # (K * n_ticks,) -> (n_ticks, K)
@@ -186,7 +186,7 @@ def validation_curve(
             error_score=error_score,
         )
 
-    results = _run_tasks(run, tasks, n_jobs)
+    results = run_tasks(run, tasks, n_jobs)
     _warn_or_raise_failures(results)
 
     def table(key):  # (K * n_values,) -> (n_values, K)

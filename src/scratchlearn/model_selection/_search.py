@@ -26,6 +26,7 @@ import numpy as np
 from ..base import BaseEstimator, clone
 from ..utils._available_if import available_if
 from ..utils._param_validation import HasMethods, Interval, StrOptions
+from ..utils.parallel import run_tasks
 from ..utils.validation import check_is_fitted
 from ._split import check_cv
 from ._validation import (
@@ -34,7 +35,6 @@ from ._validation import (
     _check_xy_groups,
     _estimator_kind,
     _fit_and_score,
-    _run_tasks,
     _warn_or_raise_failures,
 )
 
@@ -314,7 +314,7 @@ class GridSearchCV(BaseEstimator):
 
             bar = tqdm(total=J * K, file=sys.stderr, desc=f"GridSearchCV {J}x{K} fits", unit="fit")
         try:
-            results = _run_tasks(run, tasks, self.n_jobs, progress=bar)
+            results = run_tasks(run, tasks, self.n_jobs, progress=bar)
         finally:
             if bar is not None:
                 bar.close()

@@ -21,15 +21,14 @@ from __future__ import annotations
 
 import inspect
 import numbers
-import os
 import time
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from ..base import clone
 from ..exceptions import FitFailedWarning
+from ..utils.parallel import run_tasks
 from ..utils.validation import check_consistent_length, num_samples
 from ._split import _indexable, _safe_indexing, check_cv
 
@@ -147,38 +146,6 @@ def _slice_fit_params(fit_params, n_samples, indices):
                 value = _safe_indexing(value, indices)
         out[key] = value
     return out
-
-
-def _n_workers(n_jobs) -> int:
-    if n_jobs is None:
-        return 1
-    if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be None, a positive int or -1; got {n_jobs!r}.")
-    return (os.cpu_count() or 1) if n_jobs < 0 else int(n_jobs)
-
-
-def _run_tasks(func, tasks, n_jobs=None, progress=None):
-    """``[func(*t) for t in tasks]``, on threads when ``n_jobs`` > 1, results in task order.
-
-    Each task fits its own clone on read-only data, so threads return exactly the sequential
-    results. ``progress`` is a tqdm bar advanced once per finished task.
-    """
-    workers = _n_workers(n_jobs)
-    if workers == 1 or len(tasks) <= 1:
-        out = []
-        for t in tasks:
-            out.append(func(*t))
-            if progress is not None:
-                progress.update(1)
-        return out
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(func, *t) for t in tasks]
-        out = []
-        for f in futures:
-            out.append(f.result())
-            if progress is not None:
-                progress.update(1)
-        return out
 
 
 def _score(scorers, estimator, X, y, error_score, score_params=None):
@@ -360,7 +327,7 @@ def cross_validate(
             error_score=error_score,
         )
 
-    results = _run_tasks(run, tasks, n_jobs)
+    results = run_tasks(run, tasks, n_jobs)
     _warn_or_raise_failures(results)
     out = {
         "fit_time": np.array([r["fit_time"] for r in results]),
