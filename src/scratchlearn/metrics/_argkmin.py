@@ -1,0 +1,259 @@
+r"""Blocked nearest-neighbour reductions: the k smallest distances of each row, and the
+neighbours within a radius, without ever holding the (n, m) distance matrix.
+
+Symbols: queries ``X`` (n, d), indexed points ``Y`` (m, d), ``k`` neighbours, a tile of
+``r`` query rows × ``c`` indexed rows, ``W`` worker threads, ``K' = min(m, k + e)`` candidates
+per query (``e`` extra candidates, Euclidean family only, see below).
+
+Squared Euclidean distances come from one matrix product per tile,
+
+.. math:: ‖x − y‖² = ‖x‖² − 2\,x·y + ‖y‖²,
+
+and since ``‖x‖²`` is the same for every candidate of a query, the ranking uses
+``s(x, y) = ‖y‖² − 2x·y`` alone: the product ``(−2X_tile) Y_tileᵀ`` fills the tile and the
+compiled selection adds ``‖y‖²`` as it reads it. Each query keeps a sorted buffer of its ``K'``
+best ``(s, j)``; a value enters only when strictly below the buffer's last, and columns are read
+in increasing ``j``, so among equal values the lower training index stays: ties are broken by
+index, stably.
+
+Cancellation. ``s`` is computed with an absolute error of about
+``2(d + 3)ε(‖x‖² + ‖y‖²)`` (ε = 2⁻⁵², a rounded dot product of length d plus two additions), so
+when ``‖x − y‖²`` is small compared with the squared norms (un-centred data), the *order* of two
+candidates whose distances differ by less than that error is decided by rounding. Two
+safeguards: the returned distances are never the expanded form but are recomputed exactly from
+coordinate differences, ``Σₖ(xₖ − yₖ)²``, for the ``K'`` candidates; and the ``e`` extra
+candidates are re-ranked by those exact values, so a true neighbour that rounding pushed just
+past position ``k`` (but not past ``k + e``) is recovered. A neighbour pushed beyond ``k + e``
+by rounding is still missed: centre the data, or use a coordinate-wise metric, when distances
+are tiny compared with the norms.
+
+Other metrics (Manhattan, Chebyshev, Minkowski p, Hamming, cosine, a callable) fill each tile
+through :func:`scratchlearn.metrics.pairwise_distances` (its compiled coordinate loop or its
+matrix product) and the same selection; their tile values are the returned distances.
+
+Memory bound. Besides the output (n·k indices and distances) and the m squared norms, each
+worker holds one tile of ``r·c`` float64 values with ``8·r·c ≤ working_memory`` (MiB, default
+64 as :func:`~scratchlearn.metrics.pairwise_distances_chunked`; tiles are also capped at
+256 × 4096 = 8 MiB so they stay near the cache), plus its ``r·K'`` candidate buffers. With
+``W`` workers the peak is ``W · 8rc + 16(n·k + W·r·K') + 8m`` bytes, never ``8nm``. The radius
+search holds one block of whole rows (``8·r·m ≤ working_memory``) plus the neighbours found.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..utils.parallel import n_workers, run_tasks
+from ._pairwise_kernels import WORKING_MEMORY
+
+__all__ = ["argkmin", "argkmin_reference", "radius_neighbors_blocked", "EUCLIDEAN_FAMILY"]
+
+#: Metrics whose tiles come from the expanded form (and whose results are recomputed exactly).
+EUCLIDEAN_FAMILY = ("euclidean", "l2", "sqeuclidean")
+
+TILE_ROWS, TILE_COLS = 256, 4096  # cache-friendly cap on a tile (8 MiB of float64)
+EXTRA_CANDIDATES = 8  # e: candidates re-ranked exactly beyond the k asked for
+
+_EPS = np.finfo(np.float64).eps
+
+
+@numba.njit(nogil=True, cache=True)
+def _push_tile(T, yy, j0, best_val, best_idx):  # pragma: no cover - compiled
+    """Merge tile ``T`` (r, c) (plus ``yy[j]`` per column) into each row's sorted buffer.
+
+    ``best_val[i]`` holds the ``K'`` smallest values seen so far in ascending order and
+    ``best_idx[i]`` their column indices (offset by ``j0``); strict ``<`` keeps the lower index
+    among equal values, since columns arrive in increasing order.
+    """
+    r, c = T.shape
+    K = best_val.shape[1]
+    for i in range(r):
+        worst = best_val[i, K - 1]
+        for j in range(c):
+            v = T[i, j] + yy[j]
+            if v < worst:
+                pos = K - 1
+                while pos > 0 and best_val[i, pos - 1] > v:
+                    best_val[i, pos] = best_val[i, pos - 1]
+                    best_idx[i, pos] = best_idx[i, pos - 1]
+                    pos -= 1
+                best_val[i, pos] = v
+                best_idx[i, pos] = j0 + j
+                worst = best_val[i, K - 1]
+
+
+def _tile_shape(n, m, working_memory):
+    budget = WORKING_MEMORY if working_memory is None else working_memory * 2**20
+    r = max(1, min(n, TILE_ROWS))
+    c = max(1, min(m, TILE_COLS, int(budget // (8 * r))))
+    return r, c
+
+
+def _tile_values(Xb, Y, j0, j1, metric, kw, out=None):
+    """The tile for rows ``j0:j1`` of Y: ``(−2X) Yᵀ`` for the Euclidean family, ``Xb`` being
+    already scaled by −2 (the caller adds ‖y‖²); the distances themselves for other metrics.
+    ``out`` (r, j1 − j0), when given, receives the product without a new allocation."""
+    from .pairwise import pairwise_distances
+
+    if metric in EUCLIDEAN_FAMILY:
+        return np.matmul(Xb, Y[j0:j1].T, out=out)  # (r, c)
+    return pairwise_distances(Xb, Y[j0:j1], metric=metric, **kw)
+
+
+def _exact_squared(Xb, Y, idx):
+    """Σₖ(xₖ − yₖ)² for the candidates ``idx`` (r, K') of each query row: no cancellation."""
+    diff = Xb[:, None, :] - Y[idx]  # (r, K', d)
+    return np.einsum("ijk,ijk->ij", diff, diff)
+
+
+def _sort_by_distance_then_index(dist, idx):
+    order = np.lexsort((idx, dist), axis=1)
+    return np.take_along_axis(dist, order, 1), np.take_along_axis(idx, order, 1)
+
+
+def _argkmin_rows(X, Y, yy, start, stop, k, K, metric, kw, c):
+    """The k nearest of query rows ``start:stop``, tile by tile over the columns of Y."""
+    Xb = X[start:stop]
+    r, m = Xb.shape[0], Y.shape[0]
+    euclid = metric in EUCLIDEAN_FAMILY
+    best_val = np.full((r, K), np.inf)
+    best_idx = np.zeros((r, K), dtype=np.intp)
+    shift = yy if euclid else np.zeros(m)  # ‖y‖², added by the selection
+    Xs = -2.0 * Xb if euclid else Xb  # (r, d)
+    buf = np.empty((r, c)) if euclid else None  # one tile, reused
+    for j0 in range(0, m, c):
+        j1 = min(m, j0 + c)
+        out = buf if (euclid and j1 - j0 == c) else None
+        T = _tile_values(Xs, Y, j0, j1, metric, kw, out)
+        _push_tile(np.ascontiguousarray(T), shift[j0:j1], j0, best_val, best_idx)
+    if euclid:
+        best_val = _exact_squared(Xb, Y, best_idx)
+        if metric != "sqeuclidean":
+            np.sqrt(best_val, out=best_val)
+        best_val, best_idx = _sort_by_distance_then_index(best_val, best_idx)
+    return best_val[:, :k], best_idx[:, :k]
+
+
+def argkmin(
+    X,
+    Y,
+    k,
+    *,
+    metric="euclidean",
+    metric_kwargs=None,
+    return_distance=True,
+    working_memory=None,
+    n_jobs=None,
+):
+    """The ``k`` nearest rows of ``Y`` to each row of ``X``, in blocks (see the module notes).
+
+    Parameters
+    ----------
+    X : (n, d) array, validated float64 (the queries).
+    Y : (m, d) array, validated float64 (the indexed points).
+    k : int, 1 ≤ k ≤ m.
+    metric : str or callable: a name of ``pairwise.PAIRWISE_DISTANCE_FUNCTIONS``
+        or ``f(x, y, **metric_kwargs) -> float``.
+    metric_kwargs : dict, keywords for the metric (``p`` for "minkowski").
+    working_memory : float, MiB per tile (default 64, capped at 8 by the cache-sized tile).
+    n_jobs : threads over blocks of query rows (matrix-product metrics only: the compiled
+        coordinate loop already uses every core, and a callable holds the GIL).
+
+    Returns
+    -------
+    dist : (n, k) float64, ascending along each row (only with ``return_distance``).
+    ind : (n, k) intp, ties between equal distances in increasing index order.
+    """
+    kw = dict(metric_kwargs or {})
+    n, m = X.shape[0], Y.shape[0]
+    if not 1 <= k <= m:
+        raise ValueError(f"Expected 1 <= k <= m = {m} (the number of indexed points); got k={k}.")
+    euclid = isinstance(metric, str) and metric in EUCLIDEAN_FAMILY
+    K = min(m, k + EXTRA_CANDIDATES) if euclid else k
+    yy = np.einsum("ij,ij->i", Y, Y) if euclid else None  # ‖y‖², (m,)
+    r, c = _tile_shape(n, m, working_memory)
+    threaded = euclid or metric == "cosine"
+    workers = n_workers(n_jobs) if threaded else 1
+    blocks = [(s, min(n, s + r)) for s in range(0, n, r)]
+    parts = run_tasks(
+        lambda s, e: _argkmin_rows(X, Y, yy, s, e, k, K, metric, kw, c), blocks, workers
+    )
+    dist = np.concatenate([p[0] for p in parts]) if parts else np.empty((0, k))
+    ind = np.concatenate([p[1] for p in parts]) if parts else np.empty((0, k), dtype=np.intp)
+    return (dist, ind) if return_distance else ind
+
+
+def argkmin_reference(X, Y, k, *, metric="euclidean", metric_kwargs=None):
+    """The plain version of :func:`argkmin`: the whole (n, m) matrix and a stable sort.
+
+    Euclidean distances are taken coordinate-wise (``minkowski`` with p = 2), so that the
+    reference has no cancellation. Kept for the tests.
+    """
+    from .pairwise import pairwise_distances
+
+    kw = dict(metric_kwargs or {})
+    if isinstance(metric, str) and metric in EUCLIDEAN_FAMILY:
+        D = pairwise_distances(X, Y, metric="minkowski", p=2)
+        if metric == "sqeuclidean":
+            D = D**2
+    else:
+        D = pairwise_distances(X, Y, metric=metric, **kw)
+    ind = np.argsort(D, axis=1, kind="stable")[:, :k]
+    return np.take_along_axis(D, ind, 1), ind
+
+
+def _radius_rows(X, Y, yy, start, stop, radius, metric, kw):
+    """Indices (and distances) within ``radius`` for query rows ``start:stop`` (whole rows)."""
+    Xb = X[start:stop]
+    if metric in EUCLIDEAN_FAMILY:
+        T = _tile_values(-2.0 * Xb, Y, 0, Y.shape[0], metric, kw)
+        # s = ‖y‖² − 2x·y; candidates within the error bound of the expanded form, then exact.
+        d = X.shape[1]
+        xx = np.einsum("ij,ij->i", Xb, Xb)
+        r2 = radius**2 if metric != "sqeuclidean" else radius
+        slack = 4.0 * (d + 3) * _EPS * (xx + (yy.max() if yy.size else 0.0))  # (r,)
+        T += yy[None, :]
+        rows, cols = np.nonzero(T <= (r2 - xx + slack)[:, None])
+        diff = Xb[rows] - Y[cols]
+        dist = np.einsum("ij,ij->i", diff, diff)
+        if metric != "sqeuclidean":
+            np.sqrt(dist, out=dist)
+    else:
+        T = _tile_values(Xb, Y, 0, Y.shape[0], metric, kw)
+        rows, cols = np.nonzero(T <= radius)
+        dist = T[rows, cols]
+    keep = dist <= radius
+    rows, cols, dist = rows[keep], cols[keep], dist[keep]
+    bounds = np.searchsorted(rows, np.arange(Xb.shape[0] + 1))
+    ind = [cols[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+    dst = [dist[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+    return ind, dst
+
+
+def radius_neighbors_blocked(
+    X, Y, radius, *, metric="euclidean", metric_kwargs=None, working_memory=None, n_jobs=None
+):
+    """For each row of ``X``, the rows of ``Y`` at distance ``≤ radius``, in index order.
+
+    Whole rows of the distance matrix are formed in blocks of ``r`` rows with
+    ``8·r·m ≤ working_memory`` MiB. Euclidean-family candidates are taken with the error bound
+    of the expanded form as slack and kept only if their exactly recomputed distance is within
+    the radius, so rounding never decides membership. Returns two lists of n arrays (indices
+    as intp, distances as float64).
+    """
+    from ._pairwise_kernels import block_rows
+
+    kw = dict(metric_kwargs or {})
+    n = X.shape[0]
+    euclid = isinstance(metric, str) and metric in EUCLIDEAN_FAMILY
+    yy = np.einsum("ij,ij->i", Y, Y) if euclid else None
+    rows = block_rows(Y.shape[0], working_memory)
+    workers = n_workers(n_jobs) if (euclid or metric == "cosine") else 1
+    blocks = [(s, min(n, s + rows)) for s in range(0, n, rows)]
+    parts = run_tasks(
+        lambda s, e: _radius_rows(X, Y, yy, s, e, radius, metric, kw), blocks, workers
+    )
+    ind = [a.astype(np.intp, copy=False) for p in parts for a in p[0]]
+    dist = [a for p in parts for a in p[1]]
+    return ind, dist
