@@ -1,0 +1,208 @@
+r"""Classification by the vote of the nearest training points.
+
+Symbols: classes ``c = 1..K``, a query ``x`` with neighbour set ``N(x)`` (its k nearest, or
+those within the radius), vote weights ``w_j`` (see :mod:`._base`). The class probabilities are
+the normalised weighted vote
+
+.. math:: P(c \mid x) = \frac{\sum_{j \in N(x)} w_j [y_j = c]}{\sum_{j \in N(x)} w_j},
+
+and the prediction is ``argmax_c P(c | x)``, the lowest class among equal votes.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from ..base import ClassifierMixin
+from ..utils._param_validation import Interval, StrOptions
+from ..utils.multiclass import check_classification_targets
+from ._base import KNeighborsMixin, NeighborsBase, RadiusNeighborsMixin, neighbor_weights
+
+__all__ = ["KNeighborsClassifier", "RadiusNeighborsClassifier"]
+
+
+def _vote(codes, w, rows, K, n):
+    """(n, K) normalised vote: ``codes`` the class index of each neighbour, ``w`` its weight
+    (None: 1), ``rows`` its query row; all flat arrays of the same length."""
+    weights = None if w is None else w
+    P = np.bincount(rows * K + codes, weights=weights, minlength=n * K).reshape(n, K)
+    P = P.astype(np.float64, copy=False)
+    total = P.sum(axis=1, keepdims=True)
+    total[total == 0.0] = 1.0  # all-zero weights (a callable's choice): an all-zero row
+    return P / total
+
+
+class _ClassifierBase(ClassifierMixin, NeighborsBase):
+    def fit(self, X, y):
+        """Store the training points and their labels. Returns self."""
+        y = self._fit(X, y)
+        check_classification_targets(y)
+        self.classes_, self._y = np.unique(y, return_inverse=True)
+        self._after_fit(y)
+        return self
+
+    def _after_fit(self, y):
+        pass
+
+    def predict(self, X):
+        """The class of largest (weighted) vote among each query's neighbours."""
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+
+class KNeighborsClassifier(KNeighborsMixin, _ClassifierBase):
+    r"""k-nearest-neighbour vote.
+
+    Parameters
+    ----------
+    n_neighbors : int, k (default 5).
+    weights : "uniform", "distance" (``1/d``, exact matches taking all the weight) or a
+        callable mapping the (n, k) distances to weights.
+    algorithm : "auto", "brute" or "kd_tree" (see :mod:`scratchlearn.neighbors._base`).
+    leaf_size : int, points per leaf of the k-d tree.
+    metric : "minkowski" (with ``p``), "euclidean", "sqeuclidean", "manhattan", "chebyshev",
+        "cosine", "hamming" or a callable ``f(x, y) -> float`` (brute force only).
+    p : float ≥ 1, the Minkowski power (p = 1 Manhattan, 2 Euclidean, inf Chebyshev).
+    metric_params : dict of extra keywords for the metric.
+    n_jobs : threads over query blocks (None: 1, -1: every core).
+
+    Attributes
+    ----------
+    classes_, effective_metric_, effective_metric_params_, n_features_in_, n_samples_fit_.
+    """
+
+    _parameter_constraints = {
+        **NeighborsBase._parameter_constraints,
+        "n_neighbors": [Interval(numbers.Integral, 1, None, closed="left")],
+        "weights": [StrOptions({"uniform", "distance"}), "callable"],
+    }
+
+    def __init__(
+        self,
+        n_neighbors=5,
+        *,
+        weights="uniform",
+        algorithm="auto",
+        leaf_size=30,
+        p=2,
+        metric="minkowski",
+        metric_params=None,
+        n_jobs=None,
+    ):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.p = p
+        self.metric = metric
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+
+    def _after_fit(self, y):
+        if self.n_neighbors > self.n_samples_fit_:
+            raise ValueError(
+                f"n_neighbors = {self.n_neighbors} is larger than the number of training "
+                f"samples, n_samples = {self.n_samples_fit_}."
+            )
+
+    def predict_proba(self, X):
+        """(n, K) weighted vote of the k nearest neighbours; rows sum to one."""
+        dist, ind = self.kneighbors(X)
+        n, k = ind.shape
+        w = neighbor_weights(dist, self.weights)
+        rows = np.repeat(np.arange(n), k)
+        return _vote(
+            self._y[ind].ravel(), None if w is None else w.ravel(), rows, len(self.classes_), n
+        )
+
+
+class RadiusNeighborsClassifier(RadiusNeighborsMixin, _ClassifierBase):
+    r"""Vote of every training point within ``radius`` of the query.
+
+    A query with no training point within the radius is an outlier. ``outlier_label`` says
+    what it gets: None raises a ``ValueError`` naming the outlying rows; ``"most_frequent"``
+    the most frequent training class; any other value that label (its probability row is
+    one-hot on it when it is a class, all zeros, with a warning, when it is not).
+    Other parameters as :class:`KNeighborsClassifier`, with ``radius`` (> 0) for ``n_neighbors``.
+    """
+
+    _parameter_constraints = {
+        **NeighborsBase._parameter_constraints,
+        "radius": [Interval(numbers.Real, 0, None, closed="neither")],
+        "weights": [StrOptions({"uniform", "distance"}), "callable"],
+        "outlier_label": [None, "no_validation"],
+    }
+
+    def __init__(
+        self,
+        radius=1.0,
+        *,
+        weights="uniform",
+        algorithm="auto",
+        leaf_size=30,
+        p=2,
+        metric="minkowski",
+        outlier_label=None,
+        metric_params=None,
+        n_jobs=None,
+    ):
+        self.radius = radius
+        self.weights = weights
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.p = p
+        self.metric = metric
+        self.outlier_label = outlier_label
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+
+    def _after_fit(self, y):
+        label = self.outlier_label
+        if isinstance(label, str) and label == "most_frequent":
+            label = self.classes_[np.argmax(np.bincount(self._y))]
+        self.outlier_label_ = label
+
+    def _vote_with_outliers(self, X):
+        dist, ind = self.radius_neighbors(X)
+        n, K = len(ind), len(self.classes_)
+        counts = np.array([len(a) for a in ind])
+        outliers = np.flatnonzero(counts == 0)
+        if outliers.size and self.outlier_label_ is None:
+            raise ValueError(
+                f"No training point lies within radius {self.radius} of the query rows "
+                f"{outliers[:10].tolist()}{' ...' if outliers.size > 10 else ''}: use a larger "
+                "radius, set outlier_label (a label or 'most_frequent'), or remove those rows."
+            )
+        flat_ind = np.concatenate(list(ind)) if n else np.empty(0, dtype=np.intp)
+        w = None
+        if self.weights != "uniform":
+            w = np.concatenate([neighbor_weights(d[None, :], self.weights)[0] for d in dist])
+        P = _vote(self._y[flat_ind], w, np.repeat(np.arange(n), counts), K, n)
+        return P, outliers
+
+    def predict_proba(self, X):
+        """(n, K) weighted vote of the neighbours within the radius (outliers: see the class)."""
+        P, outliers = self._vote_with_outliers(X)
+        if outliers.size:
+            hit = np.flatnonzero(self.classes_ == self.outlier_label_)
+            if hit.size:
+                P[outliers, hit[0]] = 1.0
+            else:
+                warnings.warn(
+                    f"outlier_label {self.outlier_label_!r} is not a class: the outlying rows "
+                    f"{outliers[:10].tolist()} get probability 0 for every class.",
+                    UserWarning,
+                    stacklevel=2,
+                )
+        return P
+
+    def predict(self, X):
+        """The class of largest vote; outliers get ``outlier_label_``."""
+        P, outliers = self._vote_with_outliers(X)
+        labels = self.classes_[np.argmax(P, axis=1)]
+        if outliers.size:
+            labels = labels.astype(np.result_type(labels, np.asarray(self.outlier_label_)))
+            labels[outliers] = self.outlier_label_
+        return labels

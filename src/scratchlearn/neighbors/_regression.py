@@ -1,0 +1,149 @@
+r"""Regression by the weighted mean of the nearest training targets.
+
+With neighbour set ``N(x)`` and vote weights ``w_j`` (see :mod:`._base`),
+
+.. math:: \hat y(x) = \frac{\sum_{j \in N(x)} w_j\, y_j}{\sum_{j \in N(x)} w_j},
+
+column by column for a two-dimensional target.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from ..base import RegressorMixin
+from ..utils._param_validation import Interval, StrOptions
+from ._base import KNeighborsMixin, NeighborsBase, RadiusNeighborsMixin, neighbor_weights
+
+__all__ = ["KNeighborsRegressor", "RadiusNeighborsRegressor"]
+
+
+def _weighted_mean(Yn, w):
+    """Σ w_j y_j / Σ w_j over axis 1 of ``Yn`` (n, k, t); ``w`` (n, k) or None (uniform)."""
+    if w is None:
+        return Yn.mean(axis=1)
+    return np.einsum("ij,ijt->it", w, Yn) / w.sum(axis=1)[:, None]
+
+
+class _RegressorBase(RegressorMixin, NeighborsBase):
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(multi_output=True)
+        return t
+
+    def fit(self, X, y):
+        """Store the training points and their targets (1-D or 2-D). Returns self."""
+        y = self._fit(X, y, multi_output=True, y_numeric=True)
+        self._y = np.asarray(y, dtype=np.float64)
+        self._after_fit()
+        return self
+
+    def _after_fit(self):
+        pass
+
+    def _targets(self):
+        return self._y[:, None] if self._y.ndim == 1 else self._y  # (m, t)
+
+    def _shape_out(self, pred):
+        return pred[:, 0] if self._y.ndim == 1 else pred
+
+
+class KNeighborsRegressor(KNeighborsMixin, _RegressorBase):
+    """Mean of the k nearest targets, uniform or weighted (parameters as
+    :class:`~scratchlearn.neighbors.KNeighborsClassifier`)."""
+
+    _parameter_constraints = {
+        **NeighborsBase._parameter_constraints,
+        "n_neighbors": [Interval(numbers.Integral, 1, None, closed="left")],
+        "weights": [StrOptions({"uniform", "distance"}), "callable"],
+    }
+
+    def __init__(
+        self,
+        n_neighbors=5,
+        *,
+        weights="uniform",
+        algorithm="auto",
+        leaf_size=30,
+        p=2,
+        metric="minkowski",
+        metric_params=None,
+        n_jobs=None,
+    ):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.p = p
+        self.metric = metric
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+
+    def _after_fit(self):
+        if self.n_neighbors > self.n_samples_fit_:
+            raise ValueError(
+                f"n_neighbors = {self.n_neighbors} is larger than the number of training "
+                f"samples, n_samples = {self.n_samples_fit_}."
+            )
+
+    def predict(self, X):
+        """ŷ = Σ w_j y_j / Σ w_j over the k nearest neighbours."""
+        dist, ind = self.kneighbors(X)
+        w = neighbor_weights(dist, self.weights)
+        return self._shape_out(_weighted_mean(self._targets()[ind], w))
+
+
+class RadiusNeighborsRegressor(RadiusNeighborsMixin, _RegressorBase):
+    """Mean of the targets within ``radius``; a query with no neighbour gets NaN, with a
+    warning naming the rows (parameters as :class:`RadiusNeighborsClassifier`)."""
+
+    _parameter_constraints = {
+        **NeighborsBase._parameter_constraints,
+        "radius": [Interval(numbers.Real, 0, None, closed="neither")],
+        "weights": [StrOptions({"uniform", "distance"}), "callable"],
+    }
+
+    def __init__(
+        self,
+        radius=1.0,
+        *,
+        weights="uniform",
+        algorithm="auto",
+        leaf_size=30,
+        p=2,
+        metric="minkowski",
+        metric_params=None,
+        n_jobs=None,
+    ):
+        self.radius = radius
+        self.weights = weights
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.p = p
+        self.metric = metric
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+
+    def predict(self, X):
+        """ŷ = Σ w_j y_j / Σ w_j over the neighbours within the radius (NaN when none)."""
+        dist, ind = self.radius_neighbors(X)
+        Y = self._targets()
+        pred = np.full((len(ind), Y.shape[1]), np.nan)
+        empty = []
+        for i, (d, j) in enumerate(zip(dist, ind)):
+            if len(j) == 0:
+                empty.append(i)
+                continue
+            w = neighbor_weights(d[None, :], self.weights)
+            pred[i] = _weighted_mean(Y[j][None], w)[0]
+        if empty:
+            warnings.warn(
+                f"No training point lies within radius {self.radius} of the query rows "
+                f"{empty[:10]}: their prediction is NaN.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return self._shape_out(pred)

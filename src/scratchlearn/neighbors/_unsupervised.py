@@ -1,0 +1,49 @@
+"""Nearest-neighbour queries without a target: :class:`NearestNeighbors`."""
+
+from __future__ import annotations
+
+import numbers
+
+from ..utils._param_validation import Interval
+from ._base import KNeighborsMixin, NeighborsBase, RadiusNeighborsMixin
+
+__all__ = ["NearestNeighbors"]
+
+
+class NearestNeighbors(KNeighborsMixin, RadiusNeighborsMixin, NeighborsBase):
+    """An index of the training points answering ``kneighbors`` and ``radius_neighbors``
+    (and their sparse graphs). Parameters as
+    :class:`~scratchlearn.neighbors.KNeighborsClassifier`, with both ``n_neighbors`` (default
+    of ``kneighbors``) and ``radius`` (default of ``radius_neighbors``)."""
+
+    _parameter_constraints = {
+        **NeighborsBase._parameter_constraints,
+        "n_neighbors": [Interval(numbers.Integral, 1, None, closed="left")],
+        "radius": [Interval(numbers.Real, 0, None, closed="neither")],
+    }
+
+    def __init__(
+        self,
+        *,
+        n_neighbors=5,
+        radius=1.0,
+        algorithm="auto",
+        leaf_size=30,
+        metric="minkowski",
+        p=2,
+        metric_params=None,
+        n_jobs=None,
+    ):
+        self.n_neighbors = n_neighbors
+        self.radius = radius
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.metric = metric
+        self.p = p
+        self.metric_params = metric_params
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y=None):
+        """Index the rows of X (y is ignored). Returns self."""
+        self._fit(X)
+        return self
