@@ -1,0 +1,47 @@
+"""Registry entries of the neighbour estimators (see :mod:`scratchlearn._registry`).
+
+``NearestNeighbors`` is not registered: it has no task (no predict, transform or labels), so
+the command line, the demo and the common checks have nothing to call on it. Its queries are
+tested in ``tests/neighbors``.
+"""
+
+from scratchlearn._registry import Entry, Family
+
+_SK = "sklearn.neighbors."
+
+FAMILY = Family(
+    name="neighbors",
+    title="Nearest neighbours: k-NN and radius votes, brute force by blocks, k-d tree",
+    stories=("scratchlearn.neighbors._showcase",),
+    entries=[
+        Entry(
+            name="KNeighborsClassifier",
+            summary="vote of the k nearest training points (five distances, 1/d weights)",
+            dataset="iris",
+            demo_params={"n_neighbors": 5},
+            sklearn=_SK + "KNeighborsClassifier",
+        ),
+        Entry(
+            name="KNeighborsRegressor",
+            summary="mean target of the k nearest training points",
+            dataset="diabetes",
+            demo_params={"n_neighbors": 10, "weights": "distance"},
+            sklearn=_SK + "KNeighborsRegressor",
+        ),
+        Entry(
+            name="RadiusNeighborsClassifier",
+            summary="vote of every training point within a radius",
+            dataset="iris",
+            demo_params={"radius": 1.0, "outlier_label": "most_frequent"},
+            sklearn=_SK + "RadiusNeighborsClassifier",
+            check_params={"outlier_label": "most_frequent"},
+        ),
+        Entry(
+            name="RadiusNeighborsRegressor",
+            summary="mean target of every training point within a radius",
+            dataset="diabetes",
+            demo_params={"radius": 0.1},
+            sklearn=_SK + "RadiusNeighborsRegressor",
+        ),
+    ],
+)
