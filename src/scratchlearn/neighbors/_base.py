@@ -110,7 +110,7 @@ class NeighborsBase(BaseEstimator):
 
     def _fit(self, X, y=None, **check):
         self._validate_params()
-        if y is None:
+        if not self._scratch_tags()["requires_y"]:
             X = self._validate_data(X, dtype=np.float64)
         else:
             X, y = self._validate_data(X, y, **check)

@@ -49,7 +49,8 @@ class _ClassifierBase(ClassifierMixin, NeighborsBase):
 
     def predict(self, X):
         """The class of largest (weighted) vote among each query's neighbours."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        P = self.predict_proba(X)  # (n, K); checks the fit before classes_ is read
+        return self.classes_[np.argmax(P, axis=1)]
 
 
 class KNeighborsClassifier(KNeighborsMixin, _ClassifierBase):

@@ -8,6 +8,9 @@ tested in ``tests/neighbors``.
 from scratchlearn._registry import Entry, Family
 
 _SK = "sklearn.neighbors."
+# The catalogue fits one sample and predicts: defined only for k = 1 (a larger k is refused at
+# fit, naming k and n_samples; tests/neighbors covers that refusal).
+_ONE_SAMPLE_OK = {"n_neighbors": 1}
 
 FAMILY = Family(
     name="neighbors",
@@ -20,6 +23,7 @@ FAMILY = Family(
             dataset="iris",
             demo_params={"n_neighbors": 5},
             sklearn=_SK + "KNeighborsClassifier",
+            check_params=_ONE_SAMPLE_OK,
         ),
         Entry(
             name="KNeighborsRegressor",
@@ -27,6 +31,7 @@ FAMILY = Family(
             dataset="diabetes",
             demo_params={"n_neighbors": 10, "weights": "distance"},
             sklearn=_SK + "KNeighborsRegressor",
+            check_params=_ONE_SAMPLE_OK,
         ),
         Entry(
             name="RadiusNeighborsClassifier",
