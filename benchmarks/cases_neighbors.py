@@ -49,11 +49,9 @@ def _case(algorithm, n_train, n_query, d, target_fit):
 
 
 def _tree_available():
-    try:
-        from scratchlearn.neighbors import _kd_tree  # noqa: F401
-    except ModuleNotFoundError:
-        return False
-    return True
+    import importlib.util
+
+    return importlib.util.find_spec("scratchlearn.neighbors._kd_tree") is not None
 
 
 CASES = [
