@@ -1,0 +1,5 @@
+"""Nearest neighbours."""
+
+from ._kd_tree import KDTree
+
+__all__ = ["KDTree"]
