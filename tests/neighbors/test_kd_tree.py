@@ -145,6 +145,15 @@ def test_leaf_sizes_with_many_ties(leaf_size):
     assert np.array_equal(np.sort(tree._perm), np.arange(len(X)))
 
 
+def test_identical_points():
+    # every box bound is 0 = the heap's worst ρ: only the index rule can prune
+    X = np.zeros((500, 2))
+    dist, ind = KDTree(X, leaf_size=3).query(np.zeros((3, 2)), k=7)
+    np.testing.assert_array_equal(ind, np.tile(np.arange(7), (3, 1)))
+    np.testing.assert_array_equal(dist, 0.0)
+    np.testing.assert_array_equal(KDTree(X).query_radius(X[:2], 0.0, count_only=True), [500, 500])
+
+
 def test_options_and_attributes():
     X = _iris()
     X_before = X.copy()

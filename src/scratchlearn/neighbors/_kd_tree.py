@@ -106,9 +106,8 @@ class KDTree:
         self.p = float(p) if fixed is None else fixed
         self._code = _code(self.p)
         n_nodes = kern.count_nodes(data.shape[0], leaf_size)
-        self._perm, self._start, self._end, self._left, self._lo, self._hi = kern.build(
-            data, leaf_size, n_nodes
-        )
+        tree = kern.build(data, leaf_size, n_nodes)
+        self._perm, self._start, self._end, self._left, self._lo, self._hi, self._first = tree
         self._X = np.ascontiguousarray(data[self._perm])  # rows in leaf order
 
     # ------------------------------------------------------------------------------------------
@@ -152,7 +151,8 @@ class KDTree:
                 f"k = {k} is larger than the number of training points ({n}) of this KDTree."
             )
         Q = self._check_queries(X)
-        rho, ind = kern.query_knn(*self._tree(), Q, int(k), self._code, self.p, bool(sort_results))
+        tree = (*self._tree(), self._first, Q, int(k), self._code, self.p, bool(sort_results))
+        rho, ind = kern.query_knn(*tree)
         if not return_distance:
             return ind
         return self._root(rho), ind

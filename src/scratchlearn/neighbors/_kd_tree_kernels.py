@@ -6,6 +6,7 @@ Symbols (as in :mod:`scratchlearn.neighbors._kd_tree`)::
                     contiguous: node t owns rows start[t] .. end[t]-1)
     perm   (n,)     perm[i] = original index of permuted row i
     lo, hi (T, d)   bounding box of each of the T nodes
+    first  (T,)     smallest original index among node t's rows (for ties: see query_knn)
     left   (T,)     first child of node t (the second is left[t] + 1); -1 for a leaf
     q      (d,)     one query point
     code            the reduced distance ρ(u, v):  0 → max_j |u_j − v_j|       (Chebyshev)
@@ -132,7 +133,7 @@ def build(X, leaf_size, n_nodes):
     A node of rows perm[s:e] gets the bounding box of its points; when e − s > leaf_size its
     rows are partitioned at m = s + ⌊(e − s)/2⌋ along c = argmax_c (hi_c − lo_c) (the first
     such c), so that the left child holds the ⌊(e − s)/2⌋ smallest values of coordinate c.
-    Returns (perm, start, end, left, lo, hi).
+    Returns (perm, start, end, left, lo, hi, first).
     """
     n, d = X.shape
     perm = np.arange(n)
@@ -141,13 +142,16 @@ def build(X, leaf_size, n_nodes):
     left = np.empty(n_nodes, np.intp)
     lo = np.empty((n_nodes, d))
     hi = np.empty((n_nodes, d))
+    first = np.empty(n_nodes, np.intp)
     start[0], end[0] = 0, n
     n_made = 1
     for t in range(n_nodes):  # children are always made after their parent
         s, e = start[t], end[t]
         for c in range(d):
             lo[t, c] = hi[t, c] = X[perm[s], c]
+        first[t] = perm[s]
         for r in range(s + 1, e):
+            first[t] = min(first[t], perm[r])
             for c in range(d):
                 v = X[perm[r], c]
                 if v < lo[t, c]:
@@ -167,7 +171,7 @@ def build(X, leaf_size, n_nodes):
         start[n_made], end[n_made] = s, m
         start[n_made + 1], end[n_made + 1] = m, e
         n_made += 2
-    return perm, start, end, left, lo, hi
+    return perm, start, end, left, lo, hi, first
 
 
 # ----------------------------------------------------------------------------------------------
@@ -218,13 +222,14 @@ def _scan_leaf(X, perm, Q, i, s, e, hd, hj, code, p):
 
 
 @numba.njit(cache=True, nogil=True)
-def query_knn(X, perm, start, end, left, lo, hi, Q, k, code, p, sort_results):
+def query_knn(X, perm, start, end, left, lo, hi, first, Q, k, code, p, sort_results):
     """The k smallest (ρ, index) pairs of each query, depth first, nearer child first.
 
     Per query a max-heap of k pairs (its root is the k-th best so far) starts full of (∞, n).
-    A node is skipped when its box lower bound exceeds the root's ρ (strictly: a node at equal
-    ρ may still hold a smaller index). Returns ρ (m, k) and indices (m, k), ascending when
-    ``sort_results`` (heap order otherwise).
+    A node is skipped when its box lower bound exceeds the root's ρ, or equals it and the node
+    holds no index below the root's (a row at equal ρ enters only with a smaller index; without
+    this rule a query among many identical points would visit every node). Returns ρ (m, k)
+    and indices (m, k), ascending when ``sort_results`` (heap order otherwise).
     """
     m, n = Q.shape[0], X.shape[0]
     rho = np.empty((m, k))
@@ -240,7 +245,7 @@ def query_knn(X, perm, start, end, left, lo, hi, Q, k, code, p, sort_results):
         while top >= 0:
             t, bound = stack_t[top], stack_b[top]
             top -= 1
-            if bound > hd[0]:
+            if bound > hd[0] or (bound == hd[0] and first[t] >= hj[0]):
                 continue
             if left[t] < 0:
                 _scan_leaf(X, perm, Q, i, start[t], end[t], hd, hj, code, p)
@@ -248,7 +253,9 @@ def query_knn(X, perm, start, end, left, lo, hi, Q, k, code, p, sort_results):
             a, b = left[t], left[t] + 1
             bound_a = _box_min_rho(Q, i, lo, hi, a, code, p)
             bound_b = _box_min_rho(Q, i, lo, hi, b, code, p)
-            if bound_b < bound_a:  # visit the nearer child first: push it last
+            # the nearer child first (pushed last); at equal bounds, the one holding the smaller
+            # index, so that ties settle early and the rule above prunes
+            if bound_b < bound_a or (bound_b == bound_a and first[b] < first[a]):
                 a, b, bound_a, bound_b = b, a, bound_b, bound_a
             stack_t[top + 1], stack_b[top + 1] = b, bound_b
             stack_t[top + 2], stack_b[top + 2] = a, bound_a
