@@ -2,7 +2,7 @@
 
 Targets (ratio ours / scikit-learn): brute-force predict ≤ 1.0 on d = 20 (20,000 × 2,000 and
 50,000 × 10,000); k-d tree fit + predict ≤ 1.0 on d = 3 (50,000 × 20,000 and 300,000 ×
-100,000; these rows need ``neighbors._kd_tree``). Gaussian blobs from scratchlearn's
+100,000). Gaussian blobs from scratchlearn's
 ``make_classification`` (continuous: no distance ties). ``agree`` is the fraction of queries
 whose predicted class differs (near-equal distances can be ordered differently by the
 expanded form's rounding in scikit-learn, so a handful may differ).
@@ -48,18 +48,9 @@ def _case(algorithm, n_train, n_query, d, target_fit):
     )
 
 
-def _tree_available():
-    import importlib.util
-
-    return importlib.util.find_spec("scratchlearn.neighbors._kd_tree") is not None
-
-
 CASES = [
     _case("brute", 20_000, 2_000, 20, None),
     _case("brute", 50_000, 10_000, 20, None),
+    _case("kd_tree", 50_000, 20_000, 3, 1.0),
+    _case("kd_tree", 300_000, 100_000, 3, 1.0),
 ]
-if _tree_available():  # the k-d tree rows run once the tree is merged
-    CASES += [
-        _case("kd_tree", 50_000, 20_000, 3, 1.0),
-        _case("kd_tree", 300_000, 100_000, 3, 1.0),
-    ]

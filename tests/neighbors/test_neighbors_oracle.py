@@ -1,5 +1,5 @@
 """The neighbour estimators against scikit-learn on real data, every metric × weighting ×
-algorithm (the k-d tree cases run once ``neighbors._kd_tree`` is present).
+algorithm.
 
 Tolerances.
 * Coordinate-wise metrics (Manhattan, Chebyshev, Minkowski p, Hamming): both libraries sum d
@@ -96,13 +96,13 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("dataset,metric,kw", CASES)
-@pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
+# The k-d tree serves the Minkowski family only (its refusal of the others is tested apart).
+@pytest.mark.parametrize(
+    "dataset,metric,kw,algorithm",
+    [(*case, "brute") for case in CASES]
+    + [(*case, "kd_tree") for case in CASES if case[1] in TREE],
+)
 def test_kneighbors_classifier(dataset, metric, kw, algorithm):
-    if algorithm == "kd_tree":
-        if metric not in TREE:
-            pytest.skip("the k-d tree serves the Minkowski family only (refusal tested apart)")
-        pytest.importorskip("scratchlearn.neighbors._kd_tree")
     Xtr, ytr, Q, _ = _data(dataset)
     if metric == "hamming":
         Xtr, Q = Xtr > np.median(Xtr, axis=0), Q > np.median(Xtr, axis=0)

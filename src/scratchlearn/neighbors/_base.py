@@ -28,7 +28,6 @@ Vote weights ``w_j`` of a neighbour:
 
 from __future__ import annotations
 
-import importlib
 import numbers
 
 import numpy as np
@@ -140,12 +139,6 @@ class NeighborsBase(BaseEstimator):
             return "brute"
         k = getattr(self, "n_neighbors", None)
         if k is not None and k >= m // 2:
-            return "brute"
-        try:
-            importlib.import_module(f"{__package__}._kd_tree")  # written beside; merged later
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}._kd_tree":
-                raise
             return "brute"
         return "kd_tree"
 
