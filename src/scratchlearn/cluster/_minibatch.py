@@ -154,7 +154,7 @@ class MiniBatchKMeans(_KMeansBase):
         """Run mini-batch steps until the EWA inertia stalls, the centres settle or max_iter."""
         self._validate_params()
         X, w, init = self._check_fit_data(X, sample_weight)
-        rng = check_random_state(self.random_state)
+        rng = self._rng = check_random_state(self.random_state)  # partial_fit continues it
         n = X.shape[0]
         batch, init_size = self._sizes(n)
         tol = float(np.mean(np.var(X, axis=0))) * self.tol
