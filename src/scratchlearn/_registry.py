@@ -70,6 +70,7 @@ FAMILY_PACKAGES = (
     "feature_extraction",
     "tree",
     "neighbors",
+    "cluster",
 )
 
 #: Every task an estimator can have (see :func:`task_of`).

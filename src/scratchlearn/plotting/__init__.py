@@ -12,10 +12,13 @@ plot_loss_curve            objective J per iteration and the gradient norm â€–âˆ
 plot_learning_curve        training and validation score against training-set size
 plot_regression_fit        a 1-feature regressor's curve over its data
 plot_predicted_vs_true     a regressor's predictions against the true targets
+plot_clusters              points coloured by cluster with their centres (PCA plane if d > 2)
+plot_elbow                 k-means inertia against the number of clusters k
 ========================== ==============================================================
 """
 
 from ._classification import plot_confusion_matrix, plot_decision_regions
+from ._cluster import plot_clusters, plot_elbow
 from ._curves import (
     plot_learning_curve,
     plot_loss_curve,
@@ -30,4 +33,6 @@ __all__ = [
     "plot_learning_curve",
     "plot_regression_fit",
     "plot_predicted_vs_true",
+    "plot_clusters",
+    "plot_elbow",
 ]

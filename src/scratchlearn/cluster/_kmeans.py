@@ -1,0 +1,348 @@
+r"""k-means: Lloyd's and Elkan's algorithms, greedy k-means++ seeding, and :class:`KMeans`.
+
+Symbols: ``X`` (n, d) the data, ``w`` (n,) sample weights, ``k`` clusters, ``μ_j`` (k, d) the
+centres, ``c(i)`` the cluster of row i.
+
+k-means minimises the weighted within-cluster sum of squares (the *inertia*)
+
+.. math:: J(c, μ) = \sum_i w_i \, ‖x_i − μ_{c(i)}‖²
+
+by alternating its two exact partial minimisations (Lloyd, 1957/1982):
+
+1. assignment (E-step): c(i) = argmin_j ‖xᵢ − μ_j‖²;
+2. update (M-step): μ_j = Σ_{c(i)=j} wᵢxᵢ / Σ_{c(i)=j} wᵢ, the weighted mean of cluster j.
+
+Neither step can increase J, so ``history_["objective"]`` (J at μ₀, μ₁, …, J at the final
+centres) never increases. A cluster left empty by step 1 is re-seeded with the row farthest from
+its own centre, which also lowers J. Elkan's algorithm computes the same assignments while
+skipping distances that the triangle inequality proves cannot win.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from ..base import BaseEstimator, ClusterMixin, TransformerMixin
+from ..exceptions import ConvergenceWarning
+from ..metrics.pairwise import euclidean_distances
+from ..utils._param_validation import Interval, StrOptions
+from ..utils.validation import check_array, check_is_fitted, check_random_state, check_sample_weight
+from ._kmeans_kernels import elkan_assign, lloyd_pass
+
+__all__ = ["KMeans", "kmeans_plusplus"]
+
+
+# -- seeding -----------------------------------------------------------------------------------
+def kmeans_plusplus(X, k, w, rng, n_local_trials=None):
+    """Greedy k-means++ (Arthur & Vassilvitskii, 2007): row indices of k seeds.
+
+    The first seed is drawn ∝ wᵢ. Each next one: draw L = 2 + ⌊ln k⌋ candidates ∝ wᵢ·D²(xᵢ)
+    (D = distance to the nearest seed so far) and keep the candidate whose addition leaves the
+    least potential φ = Σᵢ wᵢ D²(xᵢ).
+    """
+    n = X.shape[0]
+    L = 2 + int(np.log(k)) if n_local_trials is None else n_local_trials
+    x_sq = np.einsum("ij,ij->i", X, X)
+    idx = np.empty(k, dtype=np.intp)
+    idx[0] = rng.choice(n, p=w / w.sum())
+    D2 = euclidean_distances(X[idx[:1]], X, Y_norm_squared=x_sq, squared=True)[0]  # (n,)
+    phi = D2 @ w
+    for c in range(1, k):
+        u = rng.uniform(size=L) * phi
+        cand = np.minimum(np.searchsorted(np.cumsum(w * D2), u), n - 1)  # (L,)
+        D2_cand = euclidean_distances(X[cand], X, Y_norm_squared=x_sq, squared=True)  # (L, n)
+        np.minimum(D2_cand, D2, out=D2_cand)
+        phi_cand = D2_cand @ w  # (L,)
+        best = int(np.argmin(phi_cand))
+        idx[c], phi, D2 = cand[best], phi_cand[best], D2_cand[best]
+    return idx
+
+
+def _initial_centres(X, k, w, init, rng):
+    """μ₀ from ``init``: "k-means++", "random" (k distinct rows drawn ∝ w), an array or callable."""
+    if isinstance(init, str) and init == "k-means++":
+        return X[kmeans_plusplus(X, k, w, rng)]
+    if isinstance(init, str) and init == "random":
+        return X[rng.choice(X.shape[0], size=k, replace=False, p=w / w.sum())]
+    centres = init(X, k, rng) if callable(init) else init
+    return _check_centres(centres, k, X.shape[1], "returned by the init callable")
+
+
+def _check_centres(centres, k, d, what="given as init"):
+    centres = check_array(centres, dtype=np.float64, copy=True, input_name="init")
+    if centres.shape != (k, d):
+        raise ValueError(
+            f"The initial centres {what} must have shape (n_clusters, n_features) = ({k}, {d}); "
+            f"got {centres.shape}."
+        )
+    return centres
+
+
+# -- the two algorithms ------------------------------------------------------------------------
+def _m_step(X, w, centres, labels, S, W):
+    """μ_j = S_j / W_j, after re-seeding each empty cluster with the farthest row from its centre.
+
+    The rows are ranked by ‖xᵢ − μ_{c(i)}‖² at the old centres; the row moved to an empty
+    cluster leaves the sums of its own (its label is kept, as in scikit-learn).
+    """
+    empty = np.flatnonzero(W == 0)
+    if empty.size:
+        r2 = np.einsum("ij,ij->i", X - centres[labels], X - centres[labels])  # (n,)
+        if r2.max() > 0:  # else: fewer distinct rows than clusters, nothing to move
+            far = np.argpartition(r2, -empty.size)[-empty.size :]
+            far = far[np.argsort(-r2[far], kind="stable")]
+            for j, i in zip(empty, far, strict=True):
+                S[labels[i]] -= w[i] * X[i]
+                W[labels[i]] -= w[i]
+                S[j], W[j] = w[i] * X[i], w[i]
+    new = centres.copy()
+    full = W > 0
+    new[full] = S[full] / W[full, None]
+    return new
+
+
+def lloyd(X, w, centres, max_iter, tol):
+    """Lloyd's iterations from ``centres``; returns (labels, J, centres, n_iter, history, stop).
+
+    Stops when the labels repeat (strict convergence) or when the centre shift
+    Σ_j ‖μ_j⁽ᵗ⁺¹⁾ − μ_j⁽ᵗ⁾‖² ≤ tol; ``n_iter`` counts the pass that confirmed it.
+    """
+    n, k = X.shape[0], centres.shape[0]
+    labels, labels_old = np.full(n, -1, np.int32), np.full(n, -1, np.int32)
+    S, W = np.zeros_like(centres), np.zeros(k)
+    history, strict, converged = [], False, False
+    for _ in range(max_iter):
+        history.append(lloyd_pass(X, w, centres, labels, S, W, True))  # J at μ⁽ᵗ⁾
+        new = _m_step(X, w, centres, labels, S, W)
+        shift = float(((new - centres) ** 2).sum())
+        centres = new
+        strict = np.array_equal(labels, labels_old)
+        converged = strict or shift <= tol
+        if converged:
+            break
+        labels_old[:] = labels
+    # the labels of a strict stop already match the (unchanged) centres; else one more E-step
+    J = history[-1] if strict else lloyd_pass(X, w, centres, labels, S, W, False)
+    n_iter = len(history)
+    history.append(J)
+    return labels, J, centres, n_iter, history, "converged" if converged else "max_iter"
+
+
+def _inertia(X, w, centres, labels):
+    R = X - centres[labels]  # (n, d)
+    return float(np.einsum("ij,ij->i", R, R) @ w)
+
+
+def _elkan_bounds(centres):
+    """(½‖μ_j − μ_j'‖ (k, k), s_j = min_{j'≠j} ½‖μ_j − μ_j'‖ (k,))."""
+    half = 0.5 * euclidean_distances(centres, centres)
+    s = np.where(np.eye(len(centres), dtype=bool), np.inf, half).min(axis=1)
+    return half, s
+
+
+def elkan(X, w, centres, max_iter, tol):
+    """Elkan's (2003) k-means: Lloyd's iterations with triangle-inequality bounds.
+
+    Same stopping rules and return values as :func:`lloyd`. After the centres move by
+    pⱼ = ‖μ_j⁽ᵗ⁺¹⁾ − μ_j⁽ᵗ⁾‖ the bounds stay valid as uᵢ += p_{c(i)}, l_{ij} = max(l_{ij} − pⱼ, 0).
+    """
+    n, d = X.shape
+    k = centres.shape[0]
+    labels, labels_old = np.zeros(n, np.int32), np.full(n, -1, np.int32)
+    upper, lower = np.full(n, np.inf), np.zeros((n, k))
+    history, strict, converged = [], False, False
+    for _ in range(max_iter):
+        elkan_assign(X, centres, *_elkan_bounds(centres), labels, upper, lower)
+        history.append(_inertia(X, w, centres, labels))
+        W = np.bincount(labels, weights=w, minlength=k)
+        S = np.stack([np.bincount(labels, weights=w * X[:, f], minlength=k) for f in range(d)], 1)
+        new = _m_step(X, w, centres, labels, S, W)
+        p = np.sqrt(((new - centres) ** 2).sum(axis=1))  # (k,)
+        upper += p[labels]
+        np.maximum(lower - p, 0.0, out=lower)
+        centres = new
+        strict = np.array_equal(labels, labels_old)
+        converged = strict or float((p**2).sum()) <= tol
+        if converged:
+            break
+        labels_old[:] = labels
+    if not strict:
+        elkan_assign(X, centres, *_elkan_bounds(centres), labels, upper, lower)
+    J = _inertia(X, w, centres, labels)
+    n_iter = len(history)
+    history.append(J)
+    return labels, J, centres, n_iter, history, "converged" if converged else "max_iter"
+
+
+# -- the estimator -----------------------------------------------------------------------------
+class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
+    """What KMeans and MiniBatchKMeans share: checks, seeding, predict, transform, score."""
+
+    def _check_fit_data(self, X, sample_weight):
+        X = self._validate_data(X, dtype=np.float64, order="C")
+        if X.shape[0] < self.n_clusters:
+            raise ValueError(
+                f"n_samples={X.shape[0]} should be >= n_clusters={self.n_clusters}: "
+                f"{type(self).__name__} cannot make more clusters than there are samples."
+            )
+        w = check_sample_weight(sample_weight, X)
+        init = self.init
+        if not (isinstance(init, str) or callable(init)):
+            init = _check_centres(init, self.n_clusters, X.shape[1])
+        return X, w, init
+
+    def _n_init(self, default):
+        if self.n_init != "auto":
+            return self.n_init
+        return 1 if not (isinstance(self.init, str) and self.init == "random") else default
+
+    def _warn_distinct(self, labels):
+        m = len(np.unique(labels))
+        if m < self.n_clusters:
+            warnings.warn(
+                f"Number of distinct clusters ({m}) found smaller than n_clusters "
+                f"({self.n_clusters}). Possibly due to duplicate points in X.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+
+    def _check_test_data(self, X):
+        check_is_fitted(self, "cluster_centers_")
+        return self._validate_data(X, dtype=np.float64, order="C", reset=False)
+
+    def _assign(self, X, sample_weight=None):
+        """(labels, J) of the rows of X at the fitted centres."""
+        w = check_sample_weight(sample_weight, X)
+        labels = np.empty(X.shape[0], np.int32)
+        C = self.cluster_centers_
+        J = lloyd_pass(X, w, C, labels, np.empty_like(C), np.empty(len(C)), False)
+        return labels, J
+
+    def predict(self, X):
+        """Index of the nearest centre of each row: argmin_j ‖xᵢ − μ_j‖."""
+        return self._assign(self._check_test_data(X))[0]
+
+    def transform(self, X):
+        """Distances ‖xᵢ − μ_j‖ of each row to each centre, shape (n, k)."""
+        return euclidean_distances(self._check_test_data(X), self.cluster_centers_)
+
+    def fit_transform(self, X, y=None, sample_weight=None):
+        """``fit(X).transform(X)``."""
+        return self.fit(X, sample_weight=sample_weight).transform(X)
+
+    def fit_predict(self, X, y=None, sample_weight=None):
+        """``fit(X).labels_``."""
+        return self.fit(X, sample_weight=sample_weight).labels_
+
+    def score(self, X, y=None, sample_weight=None):
+        """−J on X: minus the weighted sum of squared distances to the nearest centre."""
+        return -float(self._assign(self._check_test_data(X), sample_weight)[1])
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(estimator_type="clusterer", non_deterministic=False)
+        return t
+
+
+_INIT = [StrOptions({"k-means++", "random"}), "callable", "array-like"]
+
+
+class KMeans(_KMeansBase):
+    r"""k-means clustering by Lloyd's or Elkan's algorithm.
+
+    Minimises :math:`J = \sum_i w_i ‖x_i − μ_{c(i)}‖²` by alternating the assignment
+    c(i) = argmin_j ‖xᵢ − μ_j‖² and the update μ_j = weighted mean of cluster j (see the
+    module docstring). Conventions follow scikit-learn so numbers compare: the data are centred
+    before the iterations (for the precision of ‖x‖² − 2x·μ + ‖μ‖²) and the centres shifted
+    back; ``tol`` is relative, the absolute tolerance on the centre shift Σⱼ‖Δμⱼ‖² being
+    ``tol`` × the mean per-feature variance of X; identical consecutive labels stop at once;
+    ``n_iter_`` counts the pass that confirmed the stop; after a stop on ``tol`` or
+    ``max_iter`` one more assignment makes ``labels_`` and ``inertia_`` describe
+    ``cluster_centers_``. Of ``n_init`` runs, the one of least J is kept.
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+    init : {"k-means++", "random"}, array of shape (k, d) or callable, default="k-means++"
+        Greedy k-means++ (2 + ⌊ln k⌋ candidates per seed, kept by least potential), k distinct
+        rows drawn ∝ w, given centres, or ``init(X, k, rng) -> (k, d)``.
+    n_init : "auto" or int, default="auto"
+        Runs from different seeds; "auto" is 1 for k-means++ or an array, 10 for "random".
+    max_iter : int, default=300
+    tol : float, default=1e-4
+    verbose : int, default=0
+        Accepted for scikit-learn's signature; models never print (read ``history_``).
+    random_state : None, int or numpy Generator
+    copy_x : bool, default=True
+        Accepted for scikit-learn's signature: the caller's X is never modified either way.
+    algorithm : {"lloyd", "elkan"}, default="lloyd"
+
+    Attributes
+    ----------
+    cluster_centers_ (k, d), labels_ (n,), inertia_ (J), n_iter_, history_ ({"objective":
+    [J(μ⁽⁰⁾), …, J(μ⁽ⁿ⁾)]} of the kept run), stop_reason_ ("converged" or "max_iter"),
+    n_features_in_.
+    """
+
+    _parameter_constraints = {
+        "n_clusters": [Interval(numbers.Integral, 1, None, closed="left")],
+        "init": _INIT,
+        "n_init": [StrOptions({"auto"}), Interval(numbers.Integral, 1, None, closed="left")],
+        "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+        "tol": [Interval(numbers.Real, 0, None, closed="left")],
+        "verbose": [Interval(numbers.Integral, 0, None, closed="left"), "boolean"],
+        "random_state": ["random_state"],
+        "copy_x": ["boolean"],
+        "algorithm": [StrOptions({"lloyd", "elkan"})],
+    }
+
+    def __init__(
+        self,
+        n_clusters=8,
+        *,
+        init="k-means++",
+        n_init="auto",
+        max_iter=300,
+        tol=1e-4,
+        verbose=0,
+        random_state=None,
+        copy_x=True,
+        algorithm="lloyd",
+    ):
+        self.n_clusters = n_clusters
+        self.init = init
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.verbose = verbose
+        self.random_state = random_state
+        self.copy_x = copy_x
+        self.algorithm = algorithm
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Run ``n_init`` times from the seeding and keep the partition of least J."""
+        self._validate_params()
+        X, w, init = self._check_fit_data(X, sample_weight)
+        rng = check_random_state(self.random_state)
+        x_mean = X.mean(axis=0)
+        Xc = X - x_mean  # a new array: the caller's X is untouched
+        if not (isinstance(init, str) or callable(init)):
+            init = init - x_mean
+        tol = float(np.mean(np.var(X, axis=0))) * self.tol
+        run = elkan if self.algorithm == "elkan" else lloyd
+        best = None
+        for _ in range(self._n_init(default=10)):
+            centres = _initial_centres(Xc, self.n_clusters, w, init, rng)
+            result = run(Xc, w, centres, self.max_iter, tol)
+            if best is None or result[1] < best[1]:
+                best = result
+        labels, J, centres, n_iter, history, stop = best
+        self._warn_distinct(labels)
+        self.cluster_centers_ = centres + x_mean
+        self.labels_ = labels
+        self.inertia_ = float(J)
+        self._record_fit(n_iter, {"objective": history}, stop, criterion=f"Σ‖Δμ‖² <= {tol:.3g}")
+        return self

@@ -1,0 +1,132 @@
+"""Compiled kernels of k-means: one Lloyd pass (parallel) and one Elkan assignment (serial).
+
+Symbols: ``X`` (n, d) the (centred) data, ``w`` (n,) sample weights, ``C`` (k, d) the centres
+μ₁..μ_k, ``labels`` (n,) the assignment c(i).
+
+:func:`lloyd_pass` is the E-step and the sufficient statistics of the M-step in one sweep over
+the rows::
+
+    c(i) = argmin_j ‖xᵢ − μ_j‖² = argmin_j (‖μ_j‖² − 2 xᵢ·μ_j)       (‖xᵢ‖² is common to all j)
+    S_j = Σ_{c(i)=j} wᵢ xᵢ,   W_j = Σ_{c(i)=j} wᵢ,   J = Σᵢ wᵢ ‖xᵢ − μ_{c(i)}‖²
+
+The rows are cut into chunks of 256; each thread (``prange``) takes a contiguous run of chunks
+and accumulates its own partial S, W, J, reduced at the end in thread order, so a fit is
+deterministic for a given thread count. Per chunk the inner products xᵢ·μ_j come from one small
+matrix product (256, d) @ (d, k) (BLAS); J uses the direct form ‖xᵢ − μ‖² (no cancellation).
+
+:func:`elkan_assign` is Elkan's (2003) assignment with the triangle inequality: an upper bound
+uᵢ ≥ ‖xᵢ − μ_{c(i)}‖ and lower bounds l_{ij} ≤ ‖xᵢ − μ_j‖ skip the distances that cannot win.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["lloyd_pass", "elkan_assign"]
+
+CHUNK = 256  # rows per block of inner products: (256, d) @ (d, k) stays in cache
+
+
+def lloyd_pass(X, w, C, labels, S, W, update):
+    """Assign each row to its nearest centre; fill S (k, d), W (k,) when ``update``; return J.
+
+    Rows are split over Numba's current thread count (read here: reading it inside compiled
+    code would stop the kernel from being cached).
+    """
+    C = np.ascontiguousarray(C, dtype=np.float64)
+    return _lloyd_pass(X, w, C, labels, S, W, bool(update), numba.get_num_threads())
+
+
+@numba.njit(parallel=True, cache=True)
+def _lloyd_pass(X, w, C, labels, S, W, update, n_threads):  # pragma: no cover - compiled
+    n, d = X.shape
+    k = C.shape[0]
+    CT = np.ascontiguousarray(C.T)  # (d, k)
+    c_sq = np.zeros(k)
+    for j in range(k):
+        for f in range(d):
+            c_sq[j] += C[j, f] * C[j, f]
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    T = max(1, min(n_threads, n_chunks))
+    per_thread = (n_chunks + T - 1) // T
+    S_t = np.zeros((T, k, d))
+    W_t = np.zeros((T, k))
+    J_t = np.zeros(T)
+    for t in numba.prange(T):
+        S_loc, W_loc, J_loc = np.zeros((k, d)), np.zeros(k), 0.0
+        for chunk in range(t * per_thread, min(n_chunks, (t + 1) * per_thread)):
+            a, b = chunk * CHUNK, min(n, (chunk + 1) * CHUNK)
+            G = X[a:b] @ CT  # (b − a, k): the inner products xᵢ·μ_j of the chunk
+            for r in range(b - a):
+                i = a + r
+                c = 0
+                best = c_sq[0] - 2.0 * G[r, 0]
+                for j in range(1, k):
+                    dist = c_sq[j] - 2.0 * G[r, j]
+                    if dist < best:
+                        best, c = dist, j
+                labels[i] = c
+                r2 = 0.0
+                for f in range(d):
+                    diff = X[i, f] - C[c, f]
+                    r2 += diff * diff
+                J_loc += w[i] * r2
+                if update:
+                    W_loc[c] += w[i]
+                    for f in range(d):
+                        S_loc[c, f] += w[i] * X[i, f]
+        S_t[t], W_t[t], J_t[t] = S_loc, W_loc, J_loc
+    if update:
+        S[:] = 0.0
+        W[:] = 0.0
+        for t in range(T):
+            S += S_t[t]
+            W += W_t[t]
+    return J_t.sum()
+
+
+@numba.njit(cache=True)
+def elkan_assign(X, C, half_cc, s, labels, upper, lower):  # pragma: no cover - compiled
+    """Elkan's assignment step, updating ``labels``, ``upper`` (n,) and ``lower`` (n, k).
+
+    ``half_cc[j, j'] = ½‖μ_j − μ_j'‖`` and ``s[j] = min_{j'≠j} half_cc[j, j']``. A row whose
+    bound uᵢ ≤ s(c(i)) keeps its centre; otherwise centre j is examined only when
+    uᵢ > l_{ij} and uᵢ > ½‖μ_{c(i)} − μ_j‖ (either proves j cannot be nearer). Returns the
+    number of distances computed.
+    """
+    n, d = X.shape
+    k = C.shape[0]
+    n_dist = 0
+    for i in range(n):
+        c = labels[i]
+        if upper[i] <= s[c]:
+            continue
+        tight = False
+        for j in range(k):
+            if j == c or upper[i] <= lower[i, j] or upper[i] <= half_cc[c, j]:
+                continue
+            if not tight:  # make uᵢ exact once before comparing
+                upper[i] = _dist(X, i, C, c)
+                lower[i, c] = upper[i]
+                n_dist += 1
+                tight = True
+                if upper[i] <= lower[i, j] or upper[i] <= half_cc[c, j]:
+                    continue
+            dj = _dist(X, i, C, j)
+            lower[i, j] = dj
+            n_dist += 1
+            if dj < upper[i] or (dj == upper[i] and j < c):
+                c = j
+                upper[i] = dj
+        labels[i] = c
+    return n_dist
+
+
+@numba.njit(cache=True)
+def _dist(X, i, C, j):  # pragma: no cover - compiled
+    r2 = 0.0
+    for f in range(X.shape[1]):
+        diff = X[i, f] - C[j, f]
+        r2 += diff * diff
+    return np.sqrt(r2)

@@ -1,0 +1,228 @@
+r"""Mini-batch k-means (Sculley, 2010): k-means on random batches, for data too large to sweep.
+
+Each step draws a batch B of ``batch_size`` rows (∝ w, with replacement), assigns them to their
+nearest centres and moves each centre towards the mean of its batch rows with a per-centre
+learning rate: with Wⱼ the weight centre j has absorbed so far and
+B_j = {i ∈ B : c(i) = j},
+
+.. math:: μ_j ← \frac{W_j μ_j + \sum_{i∈B_j} w_i x_i}{W_j + \sum_{i∈B_j} w_i},
+          \qquad W_j ← W_j + \sum_{i∈B_j} w_i
+
+so μ_j is the running mean of every row it has ever been given. Fitting stops when an
+exponentially weighted average (EWA) of the per-row batch inertia has not improved for
+``max_no_improvement`` steps, when the squared centre shift falls to ``tol`` (relative to the
+data's mean variance, as in :class:`KMeans`; 0 disables it), or after ``max_iter`` passes.
+Centres whose weight falls below ``reassignment_ratio`` × the largest are moved to random
+rows of the batch every 10·k rows seen (an empty centre always).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..utils._param_validation import Interval, StrOptions
+from ..utils.validation import check_random_state, check_sample_weight
+from ._kmeans import _INIT, _initial_centres, _KMeansBase
+from ._kmeans_kernels import lloyd_pass
+
+__all__ = ["MiniBatchKMeans"]
+
+
+def minibatch_step(X, w, centres, counts, rng, reassign, ratio):
+    """One step on the batch (X, w): update ``centres`` and ``counts`` in place; return J_B."""
+    k = centres.shape[0]
+    labels = np.empty(X.shape[0], np.int32)
+    S, W = np.empty_like(centres), np.empty(k)
+    J = lloyd_pass(X, w, centres, labels, S, W, True)
+    hit = W > 0
+    centres[hit] = (counts[hit, None] * centres[hit] + S[hit]) / (counts[hit] + W[hit])[:, None]
+    counts += W
+    if reassign and ratio > 0:
+        low = counts < ratio * counts.max()
+        if low.sum() > 0.5 * X.shape[0]:  # move at most half a batch of centres
+            low[np.argsort(counts)[int(0.5 * X.shape[0]) :]] = False
+        if low.any():
+            centres[low] = X[rng.choice(X.shape[0], size=int(low.sum()), replace=False)]
+            counts[low] = np.min(counts[~low])  # not too small, or they would move again at once
+    return J
+
+
+class MiniBatchKMeans(_KMeansBase):
+    r"""k-means fitted on mini-batches, with ``partial_fit`` for streams.
+
+    Approximately minimises :math:`J = \sum_i w_i ‖x_i − μ_{c(i)}‖²` by the per-centre
+    running-mean updates of the module docstring. ``n_iter_`` counts passes over the data
+    (⌈steps · batch_size / n⌉), ``n_steps_`` the batches; ``history_["objective"]`` holds the
+    mean batch inertia J_B / |B| of every step (noisy, not monotone: it is an estimate on a
+    fresh batch each time); ``stop_reason_`` is "cost_change" (the EWA inertia stopped
+    improving), "converged" (centre shift ≤ tol) or "max_iter". With ``compute_labels`` the
+    final ``labels_`` and ``inertia_`` are computed on the whole X.
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+    init : {"k-means++", "random"}, array (k, d) or callable, default="k-means++"
+        Seeding is done on ``init_size`` random rows (default 3·batch_size, at least 3k).
+    max_iter : int, default=100 (passes over the data)
+    batch_size : int, default=1024
+    verbose : int, default=0 (accepted for scikit-learn's signature; models never print)
+    compute_labels : bool, default=True
+    random_state : None, int or numpy Generator
+    tol : float, default=0.0
+    max_no_improvement : int or None, default=10
+    init_size : int or None
+    n_init : "auto" or int, default="auto" (1 for k-means++ or an array, 3 for "random"); the
+        seeding of least inertia on the ``init_size`` validation rows is kept
+    reassignment_ratio : float, default=0.01
+    """
+
+    _parameter_constraints = {
+        "n_clusters": [Interval(numbers.Integral, 1, None, closed="left")],
+        "init": _INIT,
+        "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
+        "batch_size": [Interval(numbers.Integral, 1, None, closed="left")],
+        "verbose": [Interval(numbers.Integral, 0, None, closed="left"), "boolean"],
+        "compute_labels": ["boolean"],
+        "random_state": ["random_state"],
+        "tol": [Interval(numbers.Real, 0, None, closed="left")],
+        "max_no_improvement": [Interval(numbers.Integral, 0, None, closed="left"), None],
+        "init_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "n_init": [StrOptions({"auto"}), Interval(numbers.Integral, 1, None, closed="left")],
+        "reassignment_ratio": [Interval(numbers.Real, 0, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        n_clusters=8,
+        *,
+        init="k-means++",
+        max_iter=100,
+        batch_size=1024,
+        verbose=0,
+        compute_labels=True,
+        random_state=None,
+        tol=0.0,
+        max_no_improvement=10,
+        init_size=None,
+        n_init="auto",
+        reassignment_ratio=0.01,
+    ):
+        self.n_clusters = n_clusters
+        self.init = init
+        self.max_iter = max_iter
+        self.batch_size = batch_size
+        self.verbose = verbose
+        self.compute_labels = compute_labels
+        self.random_state = random_state
+        self.tol = tol
+        self.max_no_improvement = max_no_improvement
+        self.init_size = init_size
+        self.n_init = n_init
+        self.reassignment_ratio = reassignment_ratio
+
+    def _sizes(self, n):
+        batch = min(self.batch_size, n)
+        init_size = self.init_size if self.init_size is not None else 3 * batch
+        return batch, min(max(init_size, 3 * self.n_clusters), n)
+
+    def _seed(self, X, w, init, rng, init_size):
+        """The best of ``n_init`` seedings, each on ``init_size`` random rows, judged by the
+        inertia on one shared set of ``init_size`` validation rows."""
+        valid = rng.integers(0, X.shape[0], init_size)
+        best, best_J = None, np.inf
+        for _ in range(self._n_init(default=3)):
+            rows = rng.integers(0, X.shape[0], init_size)
+            centres = _initial_centres(X[rows], self.n_clusters, w[rows], init, rng)
+            labels = np.empty(init_size, np.int32)
+            J = lloyd_pass(
+                X[valid], w[valid], centres, labels, centres.copy(), np.empty(len(centres)), False
+            )
+            if J < best_J:
+                best, best_J = centres, J
+        return best
+
+    def _reassign_due(self, batch):
+        self._n_since_reassign += batch
+        if (self._counts == 0).any() or self._n_since_reassign >= 10 * self.n_clusters:
+            self._n_since_reassign = 0
+            return True
+        return False
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Run mini-batch steps until the EWA inertia stalls, the centres settle or max_iter."""
+        self._validate_params()
+        X, w, init = self._check_fit_data(X, sample_weight)
+        rng = self._rng = check_random_state(self.random_state)  # partial_fit continues it
+        n = X.shape[0]
+        batch, init_size = self._sizes(n)
+        tol = float(np.mean(np.var(X, axis=0))) * self.tol
+        centres = self._seed(X, w, init, rng, init_size)
+        self._counts, self._n_since_reassign = np.zeros(self.n_clusters), 0
+        n_steps = (self.max_iter * n) // batch
+        ewa, ewa_min, no_improvement, history, stop = None, np.inf, 0, [], "max_iter"
+        alpha = min(1.0, 2.0 * batch / (n + 1))  # EWA weight of one batch
+        p = w / w.sum()
+        unit = np.ones(batch)
+        for step in range(n_steps):
+            rows = rng.choice(n, batch, p=p, replace=True)
+            old = centres.copy()
+            J_B = minibatch_step(
+                X[rows], unit, centres, self._counts, rng,
+                self._reassign_due(batch), self.reassignment_ratio,
+            )  # fmt: skip
+            history.append(J_B / batch)
+            if step == 0:  # its inertia measures the seeding, not the steps
+                continue
+            ewa = history[-1] if ewa is None else (1 - alpha) * ewa + alpha * history[-1]
+            if tol > 0 and ((centres - old) ** 2).sum() <= tol:
+                stop = "converged"
+                break
+            no_improvement = 0 if ewa < ewa_min else no_improvement + 1
+            ewa_min = min(ewa, ewa_min)
+            if self.max_no_improvement is not None and no_improvement >= self.max_no_improvement:
+                stop = "cost_change"
+                break
+        self.cluster_centers_ = centres
+        self.n_steps_ = len(history)
+        self._finish(X, w, ewa, stop, history)
+        return self
+
+    def _finish(self, X, w, ewa, stop, history):
+        if self.compute_labels:
+            self.labels_, J = self._assign(X, w)
+            self.inertia_ = float(J)
+            self._warn_distinct(self.labels_)
+        else:
+            self.inertia_ = float(ewa * w.sum()) if ewa is not None else np.nan
+        n_iter = int(np.ceil(self.n_steps_ * self._sizes(X.shape[0])[0] / X.shape[0]))
+        self._record_fit(
+            n_iter,
+            {"objective": history},
+            stop,
+            criterion="EWA batch inertia improving, or centre shift <= tol",
+        )
+
+    def partial_fit(self, X, y=None, sample_weight=None):
+        """One mini-batch step on X (seeding the centres from X on the first call)."""
+        first = not hasattr(self, "cluster_centers_")
+        if first:
+            self._validate_params()
+            X, w, init = self._check_fit_data(X, sample_weight)
+            self._rng = check_random_state(self.random_state)
+            centres = _initial_centres(X, self.n_clusters, w, init, self._rng)
+            self.cluster_centers_ = centres
+            self._counts, self._n_since_reassign, self.n_steps_ = np.zeros(len(centres)), 0, 0
+        else:
+            X = self._check_test_data(X)
+            w = check_sample_weight(sample_weight, X)
+        minibatch_step(
+            X, w, self.cluster_centers_, self._counts, self._rng,
+            self._reassign_due(X.shape[0]), self.reassignment_ratio,
+        )  # fmt: skip
+        self.n_steps_ += 1
+        if self.compute_labels:
+            self.labels_, J = self._assign(X, w)
+            self.inertia_ = float(J)
+        return self
