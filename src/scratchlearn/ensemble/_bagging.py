@@ -64,8 +64,10 @@ def _fit_one(base, X, y, sw, rows, features, seed, weighted):
     est = clone(base)
     if "random_state" in est.get_params(deep=False):
         est.set_params(random_state=int(seed))
-    Xf = X if features.shape[0] == X.shape[1] and np.all(features == np.arange(X.shape[1])) else (
-        X[:, features]
+    Xf = (
+        X
+        if features.shape[0] == X.shape[1] and np.all(features == np.arange(X.shape[1]))
+        else (X[:, features])
     )
     if weighted:
         counts = np.bincount(rows, minlength=X.shape[0]).astype(np.float64)
@@ -127,7 +129,9 @@ class _BaseBagging(BaseEstimator):
     def _check_options(self, n: int, d: int):
         """Every option error, before any work: (m, k, base)."""
         if self.oob_score and not self.bootstrap:
-            raise ValueError("oob_score=True needs bootstrap=True: without it no row is out of bag.")
+            raise ValueError(
+                "oob_score=True needs bootstrap=True: without it no row is out of bag."
+            )
         if self.oob_score and self.warm_start:
             raise ValueError("oob_score=True is not available with warm_start=True.")
         n_workers(self.n_jobs)
@@ -183,7 +187,9 @@ class _BaseBagging(BaseEstimator):
         """(Σ over learners not trained on row i of their output, their count) per row."""
         n = X.shape[0]
         total, seen = np.zeros((n, width)), np.zeros(n)
-        for h, rows, f in zip(self.estimators_, self.estimators_samples_, self.estimators_features_):
+        for h, rows, f in zip(
+            self.estimators_, self.estimators_samples_, self.estimators_features_
+        ):
             oob = np.ones(n, dtype=bool)
             oob[rows] = False
             if oob.any():
@@ -242,7 +248,11 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         X, y = self._validate_data(X, y, dtype=np.float64)
         check_classification_targets(y)
         classes, codes = np.unique(y, return_inverse=True)
-        if self.warm_start and hasattr(self, "classes_") and not np.array_equal(classes, self.classes_):
+        if (
+            self.warm_start
+            and hasattr(self, "classes_")
+            and not np.array_equal(classes, self.classes_)
+        ):
             raise ValueError("warm_start needs the same classes as the first fit.")
         self.classes_, self.n_classes_ = classes, len(classes)
         return self._fit(X, codes, sample_weight)

@@ -1,3 +1,5 @@
 """placeholder"""
+
+
 def showcase():
     return ""
