@@ -20,10 +20,11 @@ import numpy as np
 import pytest
 from sklearn import datasets
 from sklearn.ensemble import AdaBoostClassifier as SkAdaBoost
+from sklearn.ensemble import AdaBoostRegressor as SkAdaBoostRegressor
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
 from scratchlearn.base import BaseEstimator, ClassifierMixin
-from scratchlearn.ensemble import AdaBoostClassifier
+from scratchlearn.ensemble import AdaBoostClassifier, AdaBoostRegressor
 from scratchlearn.exceptions import InvalidParameterError
 from scratchlearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
@@ -180,3 +181,65 @@ def test_bad_options_fail_before_any_work(params, error, match):
     """Raised before X is even looked at: X here is not valid data at all."""
     with pytest.raises(error, match=match):
         AdaBoostClassifier(**params).fit("not an array", None)
+
+
+# -- AdaBoost.R2 ----------------------------------------------------------------------------------
+def test_r2_held_out_score_close_to_scikit_learn():
+    """Each round draws its own weighted bootstrap, from a different generator than
+    scikit-learn's: the two agree only in distribution. With 20 rounds on diabetes the held-out
+    R² of one seed has a standard deviation of about 0.017 (measured over 30 seeds, both
+    libraries), so the difference of two 10-seed means has σ ≈ 0.017·√(2/10) ≈ 0.008; the bound
+    0.04 is 5σ. Measured: 0.011 over these 10 seeds, 0.001 over 30."""
+    X, y = datasets.load_diabetes(return_X_y=True)
+    X_tr, X_te, y_tr, y_te = X[:310], X[310:], y[:310], y[310:]
+    means = []
+    for cls in (AdaBoostRegressor, SkAdaBoostRegressor):
+        scores = [
+            cls(n_estimators=20, random_state=s).fit(X_tr, y_tr).score(X_te, y_te)
+            for s in range(10)
+        ]
+        means.append(np.mean(scores))
+    assert abs(means[0] - means[1]) <= 0.04, means
+
+
+@pytest.mark.parametrize("loss", ["linear", "square", "exponential"])
+def test_r2_rounds_follow_the_recurrence(loss):
+    """Replay the fit from its learners: L_i from each learner's errors on the training rows,
+    L̄ = Σ w L, β = L̄/(1 − L̄), α = ν ln(1/β), w ← w β^{ν(1 − L)} normalised. The replay does
+    the same operations in the same order, except for the clip (a no-op here: no weight falls
+    below ε in 12 rounds), so the numbers agree to a few ulps of accumulated reassociation."""
+    X, y = datasets.load_diabetes(return_X_y=True)
+    nu = 0.7
+    model = AdaBoostRegressor(n_estimators=12, learning_rate=nu, loss=loss, random_state=0)
+    model.fit(X, y)
+    w = np.full(len(y), 1.0 / len(y))
+    for t, h in enumerate(model.estimators_):
+        e = np.abs(h.predict(X) - y)
+        e = e / e.max()
+        L = {"linear": e, "square": e**2, "exponential": 1 - np.exp(-e)}[loss]
+        mean_loss = np.sum(w * L) / np.sum(w)
+        beta = mean_loss / (1 - mean_loss)
+        np.testing.assert_allclose(model.estimator_errors_[t], mean_loss, rtol=1e-13)
+        np.testing.assert_allclose(model.estimator_weights_[t], nu * np.log(1 / beta), rtol=1e-13)
+        w = w * beta ** ((1 - L) * nu)
+        w /= w.sum()
+    assert len(model.estimators_) == 12
+
+
+def test_r2_prediction_is_the_weighted_median():
+    X, y = datasets.load_diabetes(return_X_y=True)
+    model = AdaBoostRegressor(n_estimators=7, random_state=0).fit(X, y)
+    P = np.column_stack([h.predict(X[:20]) for h in model.estimators_])
+    alpha = model.estimator_weights_[:7]
+    for i, pred in enumerate(model.predict(X[:20])):
+        # the smallest prediction with at least half of Σα at or below it
+        at_or_below = np.array([alpha[P[i] <= p].sum() for p in P[i]])
+        assert pred == P[i][at_or_below >= alpha.sum() / 2].min()
+    staged = list(model.staged_predict(X[:20]))
+    assert len(staged) == 7 and np.array_equal(staged[-1], model.predict(X[:20]))
+    np.testing.assert_array_equal(staged[0], model.estimators_[0].predict(X[:20]))
+
+
+def test_r2_rejects_a_classifier():
+    with pytest.raises(ValueError, match="needs a regressor as estimator"):
+        AdaBoostRegressor(DecisionTreeClassifier()).fit("not an array", None)

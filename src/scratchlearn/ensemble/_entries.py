@@ -25,6 +25,14 @@ FAMILY = Family(
             check_params={"n_estimators": 10, "random_state": 0},
         ),
         Entry(
+            name="AdaBoostRegressor",
+            summary="AdaBoost.R2: a weighted median of trees on weighted bootstrap samples",
+            dataset="diabetes",
+            demo_params={"random_state": 0},
+            sklearn=_SK + "AdaBoostRegressor",
+            check_params={"n_estimators": 10, "random_state": 0},
+        ),
+        Entry(
             name="BaggingClassifier",
             summary="bagging: class probabilities averaged over trees on bootstrap samples",
             dataset="breast_cancer",
