@@ -80,15 +80,17 @@ class _PresortedTrees:
     """
 
     def __init__(self, base, X, codes, classes, w0):
-        self.base, self.X, self.codes, self.classes = base, np.ascontiguousarray(X), codes, classes
         base._validate_params()
+        self.base, self.X, self.codes, self.classes = base, np.ascontiguousarray(X), codes, classes
         self.params = base.get_params(deep=False)  # a tree's parameters are plain values
-        self.class_w = clone(base).set_params(random_state=0)
-        self.class_w.classes_ = classes
+        probe = type(base)(**self.params)
+        probe.classes_ = classes  # the tree's class_weight multipliers, one per row
+        self.class_factor = probe._class_weights(codes, len(classes))[codes]
         self.order = presort(self.X, np.flatnonzero(self.weights(w0) != 0.0).astype(np.intp))
 
     def weights(self, w):
-        return w * self.class_w._class_weights(self.codes, len(self.classes))[self.codes]
+        """The round's weights as the tree's fit would see them (times class_weight)."""
+        return w * self.class_factor
 
     def fit(self, w, seed):
         """(fitted tree, its predicted class codes on the training rows)."""
