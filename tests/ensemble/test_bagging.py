@@ -177,3 +177,16 @@ def test_out_of_range_fraction_is_a_parameter_error():
     X, y = _load("wine")
     with pytest.raises(InvalidParameterError, match="'max_samples' parameter"):
         BaggingClassifier(max_samples=1.5).fit(X, y)
+
+
+def test_feature_subsets_and_progress_bar(capsys):
+    """Each learner sees only its own features, at fit and at predict; verbose shows a bar."""
+    X, y = _load("diabetes")
+    bag = BaggingRegressor(
+        n_estimators=3, max_features=4, bootstrap_features=True, verbose=1, random_state=0
+    ).fit(X, y)
+    assert "BaggingRegressor" in capsys.readouterr().err
+    for h, f in zip(bag.estimators_, bag.estimators_features_):
+        assert f.shape == (4,) and h.n_features_in_ == 4 and f.max() < X.shape[1]
+    mean = sum(h.predict(X[:, f]) for h, f in zip(bag.estimators_, bag.estimators_features_)) / 3
+    np.testing.assert_array_equal(bag.predict(X), mean)
