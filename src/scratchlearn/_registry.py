@@ -69,6 +69,7 @@ FAMILY_PACKAGES = (
     "naive_bayes",
     "feature_extraction",
     "tree",
+    "ensemble",
     "neighbors",
     "cluster",
 )
