@@ -84,8 +84,11 @@ class _BaseDecisionTree(BaseEstimator):
             raise ValueError(f"max_features must be in (0, n_features={d}]; got {mf}.")
         return int(mf)
 
-    def _grow(self, X, y_codes, y_values, sw, crit: int, K: int):
-        """Resolve the limits, grow the tree in Numba and store ``tree_``."""
+    def _grow(self, X, y_codes, y_values, sw, crit: int, K: int, order=None):
+        """Resolve the limits, grow the tree in Numba and store ``tree_``.
+
+        ``order`` (d, m) int32, when given, is :func:`presort` of the rows of non-zero weight
+        (a forest filters one sort of all rows per tree); it is partitioned in place."""
         n, d = X.shape
         leaf = self.min_samples_leaf
         min_leaf = int(np.ceil(leaf * n)) if isinstance(leaf, float) else int(leaf)
@@ -100,8 +103,9 @@ class _BaseDecisionTree(BaseEstimator):
         )
         max_depth = _NO_LIMIT if self.max_depth is None else int(self.max_depth)
         limits = (max_depth, min_split, float(min_wleaf), float(self.min_impurity_decrease))
-        samples = np.flatnonzero(sw != 0.0).astype(np.intp)  # zero-weight rows take no part
-        order = presort(X, samples)  # (d, m) rows sorted by each feature
+        if order is None:
+            samples = np.flatnonzero(sw != 0.0).astype(np.intp)  # zero-weight rows: no part
+            order = presort(X, samples)  # (d, m) rows sorted by each feature
         X = np.ascontiguousarray(X)  # one memory layout: one compiled builder
         ints, floats, value = build_tree(
             X, y_codes, y_values, sw, order, K, params, limits,

@@ -44,7 +44,7 @@ def _child(nodes, thresholds, Xflat, row, b):
     return np.uint64(4) * np.uint64(nodes[b + go_right])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # nogil: a forest walks its trees on threads
 def apply_tree(X, nodes, thresholds):
     """The leaf index reached by every row of a C-contiguous X (n, d).
 
