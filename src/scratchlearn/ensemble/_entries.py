@@ -4,6 +4,14 @@ from scratchlearn._registry import Entry, Family
 
 _SK = "sklearn.ensemble."
 _CHECK = {"n_estimators": 5, "random_state": 0}
+_BOOTSTRAP_XFAIL = {
+    "check_sample_weight_equivalence_on_dense_data": (
+        "a bootstrap draws a row repeated twice at two chances, a row of weight 2 at one chance "
+        "of double weight: the two forests differ in distribution, not only in the seed "
+        "(scikit-learn's forests are marked so too); without bootstrap the check passes (extra "
+        "trees)"
+    ),
+}
 
 FAMILY = Family(
     name="ensemble",
@@ -17,6 +25,7 @@ FAMILY = Family(
             demo_params={"n_estimators": 100, "oob_score": True, "random_state": 0},
             sklearn=_SK + "RandomForestClassifier",
             check_params=_CHECK,
+            expected_failed_checks=_BOOTSTRAP_XFAIL,
         ),
         Entry(
             name="RandomForestRegressor",
@@ -25,6 +34,7 @@ FAMILY = Family(
             demo_params={"n_estimators": 100, "oob_score": True, "random_state": 0},
             sklearn=_SK + "RandomForestRegressor",
             check_params=_CHECK,
+            expected_failed_checks=_BOOTSTRAP_XFAIL,
         ),
         Entry(
             name="ExtraTreesClassifier",

@@ -107,7 +107,8 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
 
     def predict(self, X):
         """The class of largest mean probability (the first of ``classes_`` on ties)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)  # checks the fit first
+        return self.classes_[np.argmax(proba, axis=1)]
 
 
 class _ForestRegressor(RegressorMixin, BaseForest):
