@@ -253,10 +253,9 @@ class BaseForest(BaseEstimator):
     @property
     def feature_importances_(self):
         """Mean over the trees with more than one node of their normalised importances,
-        renormalised to sum to one (all zeros when every tree is a single leaf)."""
+        renormalised to sum to one (all zeros when no split decreased the impurity)."""
         check_is_fitted(self)
         imps = [t.feature_importances_ for t in self.estimators_ if t.tree_.node_count > 1]
-        if not imps:
-            return np.zeros(self.n_features_in_)
-        mean = np.mean(imps, axis=0)
-        return mean / mean.sum()
+        mean = np.mean(imps, axis=0) if imps else np.zeros(self.n_features_in_)
+        total = mean.sum()
+        return mean / total if total > 0.0 else mean
