@@ -207,3 +207,10 @@ def test_verbose_draws_a_bar_on_stderr(wine, capsys):
     captured = capsys.readouterr()
     assert "RandomForestClassifier" in captured.err and "3/3" in captured.err
     assert captured.out == ""
+
+
+def test_importances_are_zeros_when_no_tree_splits(diabetes):
+    X, _ = diabetes
+    f = RandomForestRegressor(n_estimators=2, random_state=0).fit(X, np.ones(X.shape[0]))
+    assert all(t.tree_.node_count == 1 for t in f.estimators_)
+    np.testing.assert_array_equal(f.feature_importances_, np.zeros(X.shape[1]))
