@@ -214,3 +214,14 @@ def test_importances_are_zeros_when_no_tree_splits(diabetes):
     f = RandomForestRegressor(n_estimators=2, random_state=0).fit(X, np.ones(X.shape[0]))
     assert all(t.tree_.node_count == 1 for t in f.estimators_)
     np.testing.assert_array_equal(f.feature_importances_, np.zeros(X.shape[1]))
+
+
+def test_the_kernels_threads_run_release_the_gil():
+    """n_jobs threads only overlap where the compiled code drops the GIL (speed-up measured in
+    benchmarks/cases_ensemble.py; a shared machine cannot time it reliably in a test)."""
+    from scratchlearn.ensemble._forest_base import _kept_order
+    from scratchlearn.tree._builder import build_tree
+    from scratchlearn.tree._tree import apply_tree
+
+    for kernel in (build_tree, apply_tree, _kept_order):
+        assert kernel.targetoptions.get("nogil") is True, kernel
