@@ -146,6 +146,7 @@ class _ForestRegressor(RegressorMixin, BaseForest):
 
 
 _PARAMS_DOC = """
+
     Parameters
     ----------
     n_estimators : int >= 1, default 100
@@ -194,11 +195,16 @@ _CLF_ATTRS = """    classes_, n_classes_, oob_decision_function_ (n, K): mean OO
 
 
 class RandomForestClassifier(_ForestClassifier):
-    """Random forest classifier: bootstrap samples, a random feature subset at every node."""
+    """Random forest classifier: bootstrap samples, a random feature subset at every node.
+
+    ``p(k | x) = (1/T) Σ_t p_t(k | x)``, tree t grown on the weights ``w_i c_ti`` (bootstrap
+    counts c_t of n_b draws) searching ``max_features`` features drawn afresh at each node;
+    the prediction is the class of largest p(k | x)."""
 
     __doc__ += _PARAMS_DOC + """    class_weight : dict, "balanced", "balanced_subsample" or None
         Multiplies each row's weight: "balanced" is ``n / (K · n_c)`` over the whole y;
-        "balanced_subsample" is ``n_b / (K_b · n_bc)`` over each tree's bootstrap draws.
+        "balanced_subsample" is ``n_b / (K_b · n_bc)`` over each tree's bootstrap draws (K_b
+        the classes drawn, n_bc the draws of class c; without bootstrap it is "balanced").
 """ + _ATTRS_DOC + _CLF_ATTRS  # fmt: skip
 
     _splitter = "best"
@@ -212,7 +218,11 @@ class RandomForestClassifier(_ForestClassifier):
 
 
 class ExtraTreesClassifier(_ForestClassifier):
-    """Extremely randomised trees: one uniform threshold per visited feature, no bootstrap."""
+    """Extremely randomised trees: one uniform threshold per visited feature, no bootstrap.
+
+    ``p(k | x) = (1/T) Σ_t p_t(k | x)``; at each node tree t draws ``max_features`` features
+    and for each one threshold ``θ ~ U[min, max)`` of the node's values, keeping the pair of
+    largest impurity decrease; every tree sees every row unless ``bootstrap=True``."""
 
     __doc__ += _PARAMS_DOC + """    class_weight : dict, "balanced", "balanced_subsample" or None
         As :class:`RandomForestClassifier`.
@@ -229,7 +239,11 @@ class ExtraTreesClassifier(_ForestClassifier):
 
 
 class RandomForestRegressor(_ForestRegressor):
-    """Random forest regressor: the mean of bootstrap trees, every feature by default."""
+    """Random forest regressor: the mean of bootstrap trees, every feature by default.
+
+    ``ŷ(x) = (1/T) Σ_t ŷ_t(x)``, tree t a CART regression tree grown on the weights
+    ``w_i c_ti`` (bootstrap counts c_t of n_b draws); ``max_features=1.0`` searches every
+    feature at each node, so only the bootstrap decorrelates the trees."""
 
     __doc__ += _PARAMS_DOC + _ATTRS_DOC + """    oob_prediction_ (n,): mean OOB predictions.
 """  # fmt: skip
@@ -245,7 +259,10 @@ class RandomForestRegressor(_ForestRegressor):
 
 
 class ExtraTreesRegressor(_ForestRegressor):
-    """Extremely randomised regression trees: random thresholds, every row, every feature."""
+    """Extremely randomised regression trees: random thresholds, every row, every feature.
+
+    ``ŷ(x) = (1/T) Σ_t ŷ_t(x)``; at each node every feature gets one threshold
+    ``θ ~ U[min, max)`` and the pair of largest decrease of the squared error is kept."""
 
     __doc__ += _PARAMS_DOC + _ATTRS_DOC + """    oob_prediction_ (n,): mean OOB predictions.
 """  # fmt: skip
