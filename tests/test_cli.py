@@ -447,6 +447,7 @@ def test_demo_stories_come_from_the_families():
         "scratchlearn.linear_model._showcase_glm",
         "scratchlearn.naive_bayes._showcase",
         "scratchlearn.tree._showcase",
+        "scratchlearn.ensemble._showcase",
     ]
 
 
