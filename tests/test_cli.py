@@ -447,7 +447,10 @@ def test_demo_stories_come_from_the_families():
         "scratchlearn.linear_model._showcase_glm",
         "scratchlearn.naive_bayes._showcase",
         "scratchlearn.tree._showcase",
+        "scratchlearn.ensemble._showcase",
         "scratchlearn.ensemble._showcase_boosting",
+        "scratchlearn.neighbors._showcase",
+        "scratchlearn.cluster._showcase",
     ]
 
 

@@ -261,7 +261,7 @@ def _best_first(X, yc, yv, w, order, store, limits, W, params, state, work, max_
     return store, n_nodes
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # nogil: a forest grows its trees on threads
 def build_tree(X, yc, yv, w, order, K, params, limits, max_leaf_nodes, seed):
     """Grow the tree; returns (ints, floats, value) trimmed to the node count.
 

@@ -87,9 +87,9 @@ class _BaseDecisionTree(BaseEstimator):
     def _grow(self, X, y_codes, y_values, sw, crit: int, K: int, order=None):
         """Resolve the limits, grow the tree in Numba and store ``tree_``.
 
-        ``order`` (d, m): the rows of non-zero weight already sorted by each feature
-        (:func:`._splitter.presort`), consumed (partitioned in place); AdaBoost sorts once per
-        fit and hands every round a copy, instead of a sort per round."""
+        ``order`` (d, m) int32, when given, is :func:`presort` of the rows of non-zero weight,
+        partitioned in place: a forest filters one sort of all rows per tree, AdaBoost sorts once
+        per fit and hands every round a copy, instead of a sort per tree or round."""
         n, d = X.shape
         leaf = self.min_samples_leaf
         min_leaf = int(np.ceil(leaf * n)) if isinstance(leaf, float) else int(leaf)
@@ -105,7 +105,7 @@ class _BaseDecisionTree(BaseEstimator):
         max_depth = _NO_LIMIT if self.max_depth is None else int(self.max_depth)
         limits = (max_depth, min_split, float(min_wleaf), float(self.min_impurity_decrease))
         if order is None:
-            samples = np.flatnonzero(sw != 0.0).astype(np.intp)  # zero-weight rows take no part
+            samples = np.flatnonzero(sw != 0.0).astype(np.intp)  # zero-weight rows: no part
             order = presort(X, samples)  # (d, m) rows sorted by each feature
         X = np.ascontiguousarray(X)  # one memory layout: one compiled builder
         ints, floats, value = build_tree(

@@ -44,7 +44,7 @@ def _child(nodes, thresholds, Xflat, row, b):
     return np.uint64(4) * np.uint64(nodes[b + go_right])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # nogil: a forest walks its trees on threads
 def apply_tree(X, nodes, thresholds):
     """The leaf index reached by every row of a C-contiguous X (n, d).
 
@@ -103,13 +103,17 @@ def _path_lengths(X, left, right, feature, threshold):
     return indptr, indices
 
 
-def _depths(children_left, children_right):
-    depth = np.zeros(children_left.shape[0], dtype=np.intp)
-    for t in range(children_left.shape[0]):  # a child is always numbered after its parent
-        if children_left[t] != -1:
-            depth[children_left[t]] = depth[t] + 1
-            depth[children_right[t]] = depth[t] + 1
-    return depth
+def _max_depth(children_left, children_right) -> int:
+    """Depth of the deepest node, level by level (one vectorised step per level, not a
+    Python step per node: a forest builds many trees)."""
+    if children_left.shape[0] == 0:
+        return 0
+    level, depth = np.array([0]), -1
+    while level.size:
+        depth += 1
+        inner = level[children_left[level] != -1]
+        level = np.concatenate([children_left[inner], children_right[inner]])
+    return max(depth, 0)
 
 
 class Tree:
@@ -153,7 +157,7 @@ class Tree:
                     f"{getattr(self, name).shape[0]}, children_left has {self.node_count}."
                 )
         self.n_leaves = int(np.sum(self.children_left == -1))
-        self.max_depth = int(_depths(self.children_left, self.children_right).max(initial=0))
+        self.max_depth = _max_depth(self.children_left, self.children_right)
         used = self.feature[self.feature >= 0]
         self.n_features = int(n_features if n_features is not None else used.max(initial=-1) + 1)
         self.n_classes = np.array([self.value.shape[2]], dtype=np.intp)

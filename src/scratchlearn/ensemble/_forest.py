@@ -1,0 +1,277 @@
+"""Random forests (Breiman 2001) and extremely randomised trees (Geurts et al. 2006).
+
+A forest averages T decorrelated CART trees. Each tree of a **random forest** is grown on a
+bootstrap sample (integer weights c_ti, see :mod:`._forest_base`) and, at every node, searches
+only a fresh random subset of ``max_features`` features (not one subset per tree). **Extra
+trees** go further: every visited feature gets a single threshold drawn uniformly between its
+minimum and maximum in the node (``splitter="random"``), and by default each tree sees every row.
+
+Averaging lowers the variance of the ensemble: for T identically distributed trees of variance
+σ² and pairwise correlation ρ, the variance of their mean is ``ρσ² + (1 − ρ)σ²/T``; bootstrap
+and feature subsets lower ρ, more trees shrink the second term.
+
+Classifier: ``p(k | x) = (1/T) Σ_t p_t(k | x)`` (each p_t the weighted class fractions of the
+leaf x reaches), and the class of largest mean probability. Regressor: ``ŷ(x) = (1/T) Σ_t
+ŷ_t(x)``. The out-of-bag estimate scores each training row with the trees that did not draw it:
+``oob_score_`` is the accuracy (classifier) or R² (regressor) of those predictions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import ClassifierMixin, RegressorMixin
+from ..metrics import accuracy_score, r2_score
+from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree._criteria import CRITERIA, REG_CRITERIA
+from ..utils._param_validation import StrOptions
+from ..utils.multiclass import check_classification_targets
+from ._forest_base import BaseForest
+
+__all__ = [
+    "ExtraTreesClassifier",
+    "ExtraTreesRegressor",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+]
+
+
+def _store(est, params: dict) -> None:
+    """``__init__``'s only work: each keyword argument stored under its own name."""
+    for name, value in params.items():
+        if name not in ("self", "__class__"):
+            setattr(est, name, value)
+
+
+class _ForestClassifier(ClassifierMixin, BaseForest):
+    """Class targets, class weights, averaged probabilities and the OOB decision function."""
+
+    _is_clf = True
+    _tree_class = DecisionTreeClassifier
+    _parameter_constraints = {
+        **BaseForest._parameter_constraints,
+        "criterion": [StrOptions(set(CRITERIA))],
+        "class_weight": ["dict", StrOptions({"balanced", "balanced_subsample"}), None],
+    }
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(estimator_type="classifier", requires_y=True)
+        return t
+
+    def _targets(self, y):
+        check_classification_targets(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.n_classes_ = K = self.classes_.shape[0]
+        codes = codes.astype(np.intp)
+        cw = self.class_weight
+        if cw == "balanced_subsample" and self.bootstrap:
+            row_w = None  # per tree, from its bootstrap (_tree_weights)
+        elif cw in ("balanced", "balanced_subsample"):  # n / (K · n_c)
+            row_w = (codes.shape[0] / (K * np.bincount(codes, minlength=K)))[codes]
+        elif isinstance(cw, dict):
+            unknown = [c for c in cw if c not in set(self.classes_.tolist())]
+            if unknown:
+                raise ValueError(f"class_weight has labels {unknown!r} that are not in y.")
+            row_w = np.array([float(cw.get(c, 1.0)) for c in self.classes_])[codes]
+        else:
+            row_w = None
+        return codes, np.zeros(codes.shape[0]), K, CRITERIA[self.criterion], row_w
+
+    def _tree_weights(self, w, c, codes):
+        """ "balanced_subsample": w_i c_i times n_b / (K_b · n_bk) for the class k of row i, with
+        n_bk the draws of class k in this tree's bootstrap and K_b the classes drawn at all."""
+        if self.class_weight != "balanced_subsample":
+            return w
+        n_bk = np.bincount(codes, weights=c, minlength=self.n_classes_)  # (K,)
+        drawn = n_bk > 0
+        cw = np.zeros(self.n_classes_)
+        cw[drawn] = c.sum() / (drawn.sum() * n_bk[drawn])
+        return w * cw[codes]
+
+    def _tree_output(self, tree, X):
+        return tree.tree_.predict(X)[:, 0, :]
+
+    def _set_oob(self, y, mean, ok):
+        self.oob_decision_function_ = mean  # (n, K), NaN rows: never out of bag
+        pred = self.classes_[np.argmax(mean[ok], axis=1)]
+        self.oob_score_ = float(accuracy_score(y[ok], pred))
+
+    def predict_proba(self, X):
+        """``(1/T) Σ_t p_t(k | x)``: (n, K), columns in the order of ``classes_``."""
+        return self._mean_value(self._check_X(X))
+
+    def predict_log_proba(self, X):
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        """The class of largest mean probability (the first of ``classes_`` on ties)."""
+        proba = self.predict_proba(X)  # checks the fit first
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+class _ForestRegressor(RegressorMixin, BaseForest):
+    """Real targets, averaged predictions and the OOB prediction."""
+
+    _is_clf = False
+    _tree_class = DecisionTreeRegressor
+    _parameter_constraints = {
+        **BaseForest._parameter_constraints,
+        "criterion": [StrOptions(set(REG_CRITERIA))],
+    }
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(estimator_type="regressor", requires_y=True)
+        return t
+
+    def _targets(self, y):
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        return np.zeros(y.shape[0], dtype=np.intp), y, 1, REG_CRITERIA[self.criterion], None
+
+    def _tree_weights(self, w, c, codes):
+        return w
+
+    def _tree_output(self, tree, X):
+        return tree.tree_.value[tree.tree_.apply(X), 0, 0]
+
+    def _set_oob(self, y, mean, ok):
+        self.oob_prediction_ = mean  # (n,), NaN rows: never out of bag
+        self.oob_score_ = float(r2_score(y[ok], mean[ok]))
+
+    def predict(self, X):
+        """``(1/T) Σ_t ŷ_t(x)``: the mean of the trees' leaf values (n,)."""
+        return self._mean_value(self._check_X(X))[:, 0]
+
+
+_PARAMS_DOC = """
+
+    Parameters
+    ----------
+    n_estimators : int >= 1, default 100
+        T, the number of trees.
+    criterion, max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf,
+    max_leaf_nodes, min_impurity_decrease, ccp_alpha
+        Passed to every tree (see :class:`~scratchlearn.tree.DecisionTreeClassifier`); the
+        fractions of ``min_samples_*`` are of the n rows of X.
+    max_features : int, float, "sqrt", "log2" or None
+        Features drawn afresh at every node of every tree.
+    bootstrap : bool
+        Grow each tree on n_b draws with replacement (integer weights) instead of every row.
+    oob_score : bool
+        Score the out-of-bag predictions (needs ``bootstrap=True``).
+    n_jobs : None, int >= 1 or -1
+        Threads growing (and walking) the trees; the result does not depend on it.
+    random_state : None, int or Generator
+        Seeds every tree's bootstrap and splits (see :mod:`._forest_base`).
+    verbose : int or bool
+        > 0: a progress bar over the trees on stderr.
+    warm_start : bool
+        Keep the fitted trees and add ``n_estimators − len(estimators_)`` more.
+    max_samples : None, int or float in (0, 1]
+        n_b, the draws per bootstrap (a fraction of n, rounded; None: n).
+"""
+
+_ATTRS_DOC = """
+    Attributes
+    ----------
+    estimators_ : list of fitted trees, ``estimators_[t].random_state`` the seed s_t of tree t.
+    feature_importances_ : (d,) mean of the trees' normalised impurity decreases, renormalised.
+    oob_score_ : float, with ``oob_score``; computed on the rows that have an OOB prediction.
+    n_features_in_ : int.
+
+    Notes
+    -----
+    A row that every tree drew has no OOB prediction: it is NaN (scikit-learn writes 0 there)
+    and is left out of ``oob_score_``, with a warning. The trees use X as float64 (scikit-learn
+    rounds X to float32) and their own random streams, so a seed does not reproduce
+    scikit-learn's trees, only their accuracy (see the tests).
+"""
+
+
+_CLF_ATTRS = """    classes_, n_classes_, oob_decision_function_ (n, K): mean OOB probabilities.
+"""
+
+
+class RandomForestClassifier(_ForestClassifier):
+    """Random forest classifier: bootstrap samples, a random feature subset at every node.
+
+    ``p(k | x) = (1/T) Σ_t p_t(k | x)``, tree t grown on the weights ``w_i c_ti`` (bootstrap
+    counts c_t of n_b draws) searching ``max_features`` features drawn afresh at each node;
+    the prediction is the class of largest p(k | x)."""
+
+    __doc__ += _PARAMS_DOC + """    class_weight : dict, "balanced", "balanced_subsample" or None
+        Multiplies each row's weight: "balanced" is ``n / (K · n_c)`` over the whole y;
+        "balanced_subsample" is ``n_b / (K_b · n_bc)`` over each tree's bootstrap draws (K_b
+        the classes drawn, n_bc the draws of class c; without bootstrap it is "balanced").
+""" + _ATTRS_DOC + _CLF_ATTRS  # fmt: skip
+
+    _splitter = "best"
+
+    def __init__(self, *, n_estimators=100, criterion="gini", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features="sqrt", max_leaf_nodes=None, min_impurity_decrease=0.0,
+                 bootstrap=True, oob_score=False, n_jobs=None, random_state=None, verbose=0,
+                 warm_start=False, class_weight=None, ccp_alpha=0.0, max_samples=None):  # fmt: skip
+        _store(self, locals())
+
+
+class ExtraTreesClassifier(_ForestClassifier):
+    """Extremely randomised trees: one uniform threshold per visited feature, no bootstrap.
+
+    ``p(k | x) = (1/T) Σ_t p_t(k | x)``; at each node tree t draws ``max_features`` features
+    and for each one threshold ``θ ~ U[min, max)`` of the node's values, keeping the pair of
+    largest impurity decrease; every tree sees every row unless ``bootstrap=True``."""
+
+    __doc__ += _PARAMS_DOC + """    class_weight : dict, "balanced", "balanced_subsample" or None
+        As :class:`RandomForestClassifier`.
+""" + _ATTRS_DOC + _CLF_ATTRS  # fmt: skip
+
+    _splitter = "random"
+
+    def __init__(self, *, n_estimators=100, criterion="gini", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features="sqrt", max_leaf_nodes=None, min_impurity_decrease=0.0,
+                 bootstrap=False, oob_score=False, n_jobs=None, random_state=None, verbose=0,
+                 warm_start=False, class_weight=None, ccp_alpha=0.0, max_samples=None):  # fmt: skip
+        _store(self, locals())
+
+
+class RandomForestRegressor(_ForestRegressor):
+    """Random forest regressor: the mean of bootstrap trees, every feature by default.
+
+    ``ŷ(x) = (1/T) Σ_t ŷ_t(x)``, tree t a CART regression tree grown on the weights
+    ``w_i c_ti`` (bootstrap counts c_t of n_b draws); ``max_features=1.0`` searches every
+    feature at each node, so only the bootstrap decorrelates the trees."""
+
+    __doc__ += _PARAMS_DOC + _ATTRS_DOC + """    oob_prediction_ (n,): mean OOB predictions.
+"""  # fmt: skip
+
+    _splitter = "best"
+
+    def __init__(self, *, n_estimators=100, criterion="squared_error", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features=1.0, max_leaf_nodes=None, min_impurity_decrease=0.0,
+                 bootstrap=True, oob_score=False, n_jobs=None, random_state=None, verbose=0,
+                 warm_start=False, ccp_alpha=0.0, max_samples=None):  # fmt: skip
+        _store(self, locals())
+
+
+class ExtraTreesRegressor(_ForestRegressor):
+    """Extremely randomised regression trees: random thresholds, every row, every feature.
+
+    ``ŷ(x) = (1/T) Σ_t ŷ_t(x)``; at each node every feature gets one threshold
+    ``θ ~ U[min, max)`` and the pair of largest decrease of the squared error is kept."""
+
+    __doc__ += _PARAMS_DOC + _ATTRS_DOC + """    oob_prediction_ (n,): mean OOB predictions.
+"""  # fmt: skip
+
+    _splitter = "random"
+
+    def __init__(self, *, n_estimators=100, criterion="squared_error", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features=1.0, max_leaf_nodes=None, min_impurity_decrease=0.0,
+                 bootstrap=False, oob_score=False, n_jobs=None, random_state=None, verbose=0,
+                 warm_start=False, ccp_alpha=0.0, max_samples=None):  # fmt: skip
+        _store(self, locals())
