@@ -13,8 +13,9 @@ U_k       the Cholesky factor of the precision Σ_k⁻¹ = U_k U_kᵀ, upper tri
 R         (n, K) responsibilities r_ik = p(z_i = k | x_i)
 N_k       Σ_i r_ik, the effective size of component k
 
-Log-density of component k, with the Mahalanobis term as a product by the stored factor (the one
-triangular solve per component happens in :func:`precision_cholesky`, once per M-step)::
+Log-density of component k, with the Mahalanobis term a triangular product by the stored factor
+(BLAS trmm, half a general product's work; the one triangular solve per component happens in
+:func:`precision_cholesky`, once per M-step)::
 
     log N(x | μ_k, Σ_k) = −½ (d log 2π + ‖U_kᵀ (x − μ_k)‖²) + Σ_j log (U_k)_jj
 
@@ -23,8 +24,10 @@ M-step (weighted maximum likelihood, plus ``reg_covar`` ε on the diagonal)::
 
     N_k = Σ_i r_ik,   μ_k = Σ_i r_ik x_i / N_k,   Σ_k = Σ_i r_ik (x_i − μ_k)(x_i − μ_k)ᵀ / N_k + εI
 
-The arithmetic follows scikit-learn's order of operations (N_k carries 10·machine-ε so that an
-empty component divides by a positive number), so that the two libraries agree to rounding.
+The arithmetic follows scikit-learn's formulas (N_k carries 10·machine-ε so that an empty
+component divides by a positive number), so the two libraries agree to rounding; the full
+covariances and the Mahalanobis terms take the deviations x − μ_k first (scikit-learn forms
+x U_k − μ_k U_k), which is both faster and free of that cancellation.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import math
 
 import numpy as np
 from scipy.linalg import cholesky, solve_triangular
+from scipy.linalg.blas import dtrmm
 
 __all__ = [
     "gaussian_parameters",
@@ -59,9 +63,12 @@ def _covariances_full(X, R, N, mu, reg_covar):
     """Σ_k = Σ_i r_ik (x_i − μ_k)(x_i − μ_k)ᵀ / N_k + εI, one component at a time."""
     K, d = mu.shape
     Sigma = np.empty((K, d, d))
+    sqrt_R = np.sqrt(R)
     for k in range(K):
-        D = X - mu[k]  # (n, d) deviations from μ_k
-        Sigma[k] = (R[:, k] * D.T) @ D / N[k]
+        W = X - mu[k]  # (n, d) deviations from μ_k ...
+        W *= sqrt_R[:, k : k + 1]  # ... scaled by √r_ik, so that WᵀW = Σ_i r_ik (x_i − μ_k)(·)ᵀ
+        Sigma[k] = W.T @ W  # a symmetric rank-n update (BLAS syrk)
+        Sigma[k] /= N[k]
         Sigma[k].flat[:: d + 1] += reg_covar
     return Sigma
 
@@ -186,18 +193,13 @@ def mahalanobis_sq(X, mu, U, covariance_type):
     """M_ik = ‖U_kᵀ (x_i − μ_k)‖², the squared Mahalanobis distance of x_i to component k."""
     n, d = X.shape
     K = mu.shape[0]
-    if covariance_type == "full":
-        # One product for all components: [X U_1 | … | X U_K] − [μ_1ᵀU_1 | … | μ_KᵀU_K].
-        U_all = np.transpose(U, (1, 0, 2)).reshape(d, K * d)  # (d, K·d)
-        Y = X @ U_all  # (n, K·d)
-        Y -= np.einsum("kj,kjl->kl", mu, U).reshape(-1)
-        np.square(Y, out=Y)
-        return Y.reshape(n, K, d).sum(axis=2)
-    if covariance_type == "tied":
-        XU = X @ U  # (n, d)
+    if covariance_type in ("full", "tied"):
         M = np.empty((n, K))
-        for k, muU in enumerate(mu @ U):
-            M[:, k] = np.square(XU - muU).sum(axis=1)
+        for k in range(K):
+            Uk = U[k] if covariance_type == "full" else U
+            D = X - mu[k]  # (n, d); its transpose (d, n) is Fortran-ordered, as BLAS wants
+            Y = dtrmm(1.0, Uk, D.T, lower=0, trans_a=1, overwrite_b=1).T  # (n, d) = D U_k
+            M[:, k] = np.einsum("ij,ij->i", Y, Y)
         return M
     P = U**2  # precisions 1/σ²
     if covariance_type == "diag":  # Σ_j (x_j − μ_kj)² / σ²_kj, expanded
