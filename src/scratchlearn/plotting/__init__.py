@@ -12,6 +12,7 @@ plot_loss_curve            objective J per iteration and the gradient norm â€–âˆ
 plot_learning_curve        training and validation score against training-set size
 plot_regression_fit        a 1-feature regressor's curve over its data
 plot_predicted_vs_true     a regressor's predictions against the true targets
+plot_gmm                   a Gaussian mixture's components as ellipses over the data
 ========================== ==============================================================
 """
 
@@ -22,6 +23,7 @@ from ._curves import (
     plot_predicted_vs_true,
     plot_regression_fit,
 )
+from ._mixture import plot_gmm
 
 __all__ = [
     "plot_decision_regions",
@@ -30,4 +32,5 @@ __all__ = [
     "plot_learning_curve",
     "plot_regression_fit",
     "plot_predicted_vs_true",
+    "plot_gmm",
 ]
