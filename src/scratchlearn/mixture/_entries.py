@@ -15,15 +15,6 @@ FAMILY = Family(
             sklearn="sklearn.mixture.GaussianMixture",
             check_params={"random_state": 0},
             plot="scratchlearn.mixture._showcase:draw_mixture",
-            expected_failed_checks={
-                "check_clustering": (
-                    "GaussianMixture has no n_clusters parameter, so the check keeps the "
-                    "default n_components=1 (one cluster, adjusted Rand index 0), and it reads "
-                    "labels_, which scikit-learn's GaussianMixture does not have either (it is "
-                    "a density estimator there); tests/mixture checks fit_predict == "
-                    "fit().predict and the recovery of blobs"
-                ),
-            },
         ),
     ],
 )
