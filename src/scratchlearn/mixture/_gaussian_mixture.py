@@ -34,11 +34,16 @@ from ._init import check_initial_parameters, initial_responsibilities
 __all__ = ["GaussianMixture"]
 
 
-def _e_step(X, params, covariance_type):
-    """(log p(x_i), log r_ik): the per-sample log-likelihoods and log-responsibilities."""
+def _log_joint(X, params, covariance_type):
+    """(n, K) log π_k + log N(x_i | μ_k, Σ_k) = log p(x_i, z_i = k)."""
     w, mu, _, U = params
     with np.errstate(divide="ignore"):  # a weight of 0 gives log π_k = −inf, r_ik = 0
-        log_joint = _em.log_gaussian_prob(X, mu, U, covariance_type) + np.log(w)  # (n, K)
+        return _em.log_gaussian_prob(X, mu, U, covariance_type) + np.log(w)
+
+
+def _e_step(X, params, covariance_type):
+    """(log p(x_i), log r_ik): the per-sample log-likelihoods and log-responsibilities."""
+    log_joint = _log_joint(X, params, covariance_type)  # (n, K)
     log_px = logsumexp(log_joint, axis=1)  # (n,)
     log_joint -= log_px[:, None]
     return log_px, log_joint
@@ -268,8 +273,8 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
         return np.exp(_e_step(self._check_X(X), self._parameters(), self.covariance_type)[1])
 
     def predict(self, X):
-        """The most probable component argmax_k r_ik of each sample."""
-        return np.argmax(self.predict_proba(X), axis=1)
+        """The most probable component argmax_k r_ik = argmax_k log p(x_i, z_i = k)."""
+        return np.argmax(_log_joint(self._check_X(X), self._parameters(), self.covariance_type), 1)
 
     def sample(self, n_samples=1):
         """(X, labels): n_samples draws, component counts multinomial(n_samples, π).
