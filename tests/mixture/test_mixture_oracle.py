@@ -10,9 +10,9 @@ triangular solve of a covariance Σ_k perturb the precision factor by a relative
 (Higham, ch. 10). Near the local maximum EM is a contraction, so the per-iteration differences add
 up rather than multiply: after T iterations the parameters differ by at most about
 T·d·κ·ε relative to their scale, κ the largest condition number of the fitted covariances; the
-assertions are at that bound. Measured (2 cores, OpenBLAS): the worst difference is 0.002 of the
-bound (tied covariances on iris), the diagonal and spherical fits are bit-identical, so the
-margin is ≥ 500×, beyond the 10× asked. The stopping decisions are far from rounding: the last
+assertions are at that bound. Measured (2 cores, OpenBLAS): the worst difference is 0.0045 of
+the bound (tied covariances on iris), the diagonal and spherical fits are bit-identical, so the
+margin is ≥ 200×, beyond the 10× asked. The stopping decisions are far from rounding: the last
 |ΔL| of every run is ≥ 1e-7 away from tol = 1e-6, so n_iter_ must be equal.
 """
 
