@@ -5,6 +5,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import multivariate_normal
 from sklearn import datasets
 
@@ -197,3 +199,31 @@ def test_bic_and_aic_count_parameters_as_scikit_learn(covariance_type, n_params)
     n = IRIS.shape[0]
     assert gm.bic(IRIS) == pytest.approx(-2 * n * gm.score(IRIS) + n_params * np.log(n))
     assert gm.aic(IRIS) == pytest.approx(-2 * n * gm.score(IRIS) + 2 * n_params)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    data=st.data(),
+    n=st.integers(4, 30),
+    d=st.integers(1, 3),
+    covariance_type=st.sampled_from(TYPES),
+    init_params=st.sampled_from(["kmeans", "k-means++", "random", "random_from_data"]),
+)
+def test_any_small_data_gives_a_normalised_model(data, n, d, covariance_type, init_params):
+    """On any small data (ties and duplicates included) the fit is a proper mixture: weights
+    summing to one, responsibilities summing to one per row, finite log-densities, and
+    fit_predict agreeing with predict."""
+    K = data.draw(st.integers(1, min(3, n)))
+    values = st.floats(-10, 10, allow_nan=False).map(lambda v: round(v, 1))  # forces ties
+    X = np.array(data.draw(st.lists(values, min_size=n * d, max_size=n * d))).reshape(n, d)
+    gm = GaussianMixture(
+        K, covariance_type=covariance_type, init_params=init_params, random_state=0
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        labels = gm.fit_predict(X)
+    assert abs(gm.weights_.sum() - 1) <= 10 * K * EPS
+    proba = gm.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=10 * K * EPS)
+    assert np.all(np.isfinite(gm.score_samples(X)))
+    np.testing.assert_array_equal(labels, gm.predict(X))
