@@ -72,6 +72,7 @@ FAMILY_PACKAGES = (
     "ensemble",
     "neighbors",
     "cluster",
+    "mixture",
 )
 
 #: Every task an estimator can have (see :func:`task_of`).

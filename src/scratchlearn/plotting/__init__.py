@@ -14,6 +14,7 @@ plot_regression_fit        a 1-feature regressor's curve over its data
 plot_predicted_vs_true     a regressor's predictions against the true targets
 plot_clusters              points coloured by cluster with their centres (PCA plane if d > 2)
 plot_elbow                 k-means inertia against the number of clusters k
+plot_gmm                   a Gaussian mixture's components as ellipses over the data
 ========================== ==============================================================
 """
 
@@ -25,6 +26,7 @@ from ._curves import (
     plot_predicted_vs_true,
     plot_regression_fit,
 )
+from ._mixture import plot_gmm
 
 __all__ = [
     "plot_decision_regions",
@@ -35,4 +37,5 @@ __all__ = [
     "plot_predicted_vs_true",
     "plot_clusters",
     "plot_elbow",
+    "plot_gmm",
 ]
