@@ -2,8 +2,9 @@
 
 ``init_params`` chooses the responsibilities R⁰ from which the first M-step computes π, μ, Σ:
 
-* "kmeans": one-hot on a k-means labelling (k-means++ seeds, then Lloyd's iterations);
-* "k-means++": one-hot on the nearest of the k-means++ seeds (no Lloyd iterations);
+* "kmeans": one-hot on the labels of :class:`~scratchlearn.cluster.KMeans` (one k-means++ start);
+* "k-means++": one-hot on the nearest of the k-means++ seeds
+  (:func:`~scratchlearn.cluster.kmeans_plusplus`, no Lloyd iterations);
 * "random": rows of uniform random numbers, normalised to sum to one;
 * "random_from_data": one-hot on the nearest of K distinct rows of X drawn uniformly.
 
@@ -15,64 +16,23 @@ with sensible parameters, so ``n_iter_`` is one less than scikit-learn's from th
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from ..cluster import KMeans, kmeans_plusplus
+from ..metrics.pairwise import euclidean_distances
 from ..utils.validation import check_array
 
-__all__ = ["initial_responsibilities", "check_initial_parameters", "kmeans_plusplus"]
+__all__ = ["initial_responsibilities", "check_initial_parameters"]
 
 
-def _sq_distances(X, C):
-    """(n, K) ‖x_i − c_k‖² = ‖x_i‖² − 2 x_iᵀc_k + ‖c_k‖², clipped at zero against rounding."""
-    D = np.einsum("ij,ij->i", X, X)[:, None] - 2.0 * (X @ C.T) + np.einsum("kj,kj->k", C, C)
-    return np.maximum(D, 0.0, out=D)
+def _nearest(X, C):
+    """(n,) index of the nearest row of C for each row of X (squared Euclidean distance)."""
+    return np.argmin(euclidean_distances(X, C, squared=True), axis=1)
 
 
-def kmeans_plusplus(X, K, rng):
-    """Indices of K seeds by greedy k-means++ (Arthur & Vassilvitskii, 2007).
-
-    The first seed is uniform; each next one is the best, by the potential Σ_i min_c ‖x_i − c‖²,
-    of 2 + ⌊log K⌋ candidates drawn with probability proportional to D(x)², the squared distance
-    to the nearest seed chosen so far.
-    """
-    n = X.shape[0]
-    n_trials = 2 + int(math.log(K))
-    seeds = [int(rng.integers(n))]
-    D2 = _sq_distances(X, X[seeds])[:, 0]  # (n,) D(x)²
-    for _ in range(1, K):
-        total = D2.sum()
-        if total <= 0.0:  # every point sits on a seed: the rest are uniform
-            candidates = rng.integers(n, size=n_trials)
-        else:
-            cumulative = np.cumsum(D2)
-            candidates = np.searchsorted(cumulative, rng.uniform(size=n_trials) * cumulative[-1])
-            candidates = np.minimum(candidates, n - 1)
-        D2_new = np.minimum(D2[None, :], _sq_distances(X, X[candidates]).T)  # (trials, n)
-        best = int(np.argmin(D2_new.sum(axis=1)))
-        seeds.append(int(candidates[best]))
-        D2 = D2_new[best]
-    return np.asarray(seeds)
-
-
-# The k-means labelling of init_params="kmeans". A private Lloyd (LEAD: the one place to switch
-# to scratchlearn.cluster.KMeans(n_clusters=K, n_init=1, random_state=rng).fit(X).labels_ once
-# it is merged; the EM fit only needs a reasonable partition, not scikit-learn's exact one).
-def _kmeans_labels(X, K, rng, max_iter=300):
-    """Lloyd's iterations from k-means++ seeds, until no label changes (or ``max_iter``)."""
-    C = X[kmeans_plusplus(X, K, rng)].copy()  # (K, d) centres
-    labels = np.argmin(_sq_distances(X, C), axis=1)
-    for _ in range(max_iter):
-        for k in range(K):
-            members = labels == k
-            if members.any():  # an empty cluster keeps its centre
-                C[k] = X[members].mean(axis=0)
-        new = np.argmin(_sq_distances(X, C), axis=1)
-        if np.array_equal(new, labels):
-            break
-        labels = new
-    return labels
+def _kmeans_labels(X, K, rng):
+    """The k-means partition of init_params="kmeans": one k-means++ start, Lloyd to the end."""
+    return KMeans(n_clusters=K, n_init=1, random_state=rng).fit(X).labels_
 
 
 def _one_hot(labels, K):
@@ -90,10 +50,10 @@ def initial_responsibilities(X, K, init_params, rng):
         R = rng.uniform(size=(n, K))
         return R / R.sum(axis=1, keepdims=True)
     if init_params == "k-means++":
-        seeds = kmeans_plusplus(X, K, rng)
+        seeds = kmeans_plusplus(X, K, np.ones(X.shape[0]), rng)
     else:  # "random_from_data"
         seeds = rng.choice(n, size=K, replace=False)
-    return _one_hot(np.argmin(_sq_distances(X, X[seeds]), axis=1), K)
+    return _one_hot(_nearest(X, X[seeds]), K)
 
 
 # -- user-given starting parameters -------------------------------------------------------------
