@@ -30,7 +30,7 @@ from ..exceptions import ConvergenceWarning
 from ..metrics.pairwise import euclidean_distances
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_array, check_is_fitted, check_random_state, check_sample_weight
-from ._kmeans_kernels import elkan_assign, lloyd_pass
+from ._kmeans_kernels import J_DIRECT, J_EXPANDED, J_NONE, elkan_assign, lloyd_pass
 
 __all__ = ["KMeans", "kmeans_plusplus"]
 
@@ -113,9 +113,10 @@ def lloyd(X, w, centres, max_iter, tol):
     n, k = X.shape[0], centres.shape[0]
     labels, labels_old = np.full(n, -1, np.int32), np.full(n, -1, np.int32)
     S, W = np.zeros_like(centres), np.zeros(k)
+    x_sq = np.einsum("ij,ij->i", X, X)  # ‖xᵢ‖², for the history's J (see _kmeans_kernels)
     history, strict, converged = [], False, False
     for _ in range(max_iter):
-        history.append(lloyd_pass(X, w, centres, labels, S, W, True))  # J at μ⁽ᵗ⁾
+        history.append(lloyd_pass(X, w, centres, labels, S, W, True, J_EXPANDED, x_sq))  # J(μ⁽ᵗ⁾)
         new = _m_step(X, w, centres, labels, S, W)
         shift = float(((new - centres) ** 2).sum())
         centres = new
@@ -124,8 +125,9 @@ def lloyd(X, w, centres, max_iter, tol):
         if converged:
             break
         labels_old[:] = labels
-    # the labels of a strict stop already match the (unchanged) centres; else one more E-step
-    J = history[-1] if strict else lloyd_pass(X, w, centres, labels, S, W, False)
+    # one more E-step: the labels of the final centres (those of a strict stop do not change)
+    # and J in the direct form, the reported inertia
+    J = lloyd_pass(X, w, centres, labels, S, W, False, J_DIRECT)
     n_iter = len(history)
     history.append(J)
     return labels, J, centres, n_iter, history, "converged" if converged else "max_iter"
@@ -213,17 +215,17 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
         check_is_fitted(self, "cluster_centers_")
         return self._validate_data(X, dtype=np.float64, order="C", reset=False)
 
-    def _assign(self, X, sample_weight=None):
+    def _assign(self, X, sample_weight=None, j_mode=J_DIRECT):
         """(labels, J) of the rows of X at the fitted centres."""
         w = check_sample_weight(sample_weight, X)
         labels = np.empty(X.shape[0], np.int32)
         C = self.cluster_centers_
-        J = lloyd_pass(X, w, C, labels, np.empty_like(C), np.empty(len(C)), False)
+        J = lloyd_pass(X, w, C, labels, np.empty_like(C), np.empty(len(C)), False, j_mode)
         return labels, J
 
     def predict(self, X):
         """Index of the nearest centre of each row: argmin_j ‖xᵢ − μ_j‖."""
-        return self._assign(self._check_test_data(X))[0]
+        return self._assign(self._check_test_data(X), j_mode=J_NONE)[0]
 
     def transform(self, X):
         """Distances ‖xᵢ − μ_j‖ of each row to each centre, shape (n, k)."""

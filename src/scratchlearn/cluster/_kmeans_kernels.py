@@ -12,7 +12,13 @@ the rows::
 The rows are cut into chunks of 256; each thread (``prange``) takes a contiguous run of chunks
 and accumulates its own partial S, W, J, reduced at the end in thread order, so a fit is
 deterministic for a given thread count. Per chunk the inner products xᵢ·μ_j come from one small
-matrix product (256, d) @ (d, k) (BLAS); J uses the direct form ‖xᵢ − μ‖² (no cancellation).
+matrix product (256, d) @ (d, k) (BLAS). J is computed one of three ways (``j_mode``):
+
+* ``J_NONE``: not at all (``predict`` needs only the labels);
+* ``J_EXPANDED``: ‖xᵢ‖² + min_j(‖μ_j‖² − 2xᵢ·μ_j), free once ‖xᵢ‖² is known (``x_sq``); each
+  term carries an absolute error of about (d + 2)·ε·(‖xᵢ‖² + ‖μ‖²), so it serves the per-iteration
+  history of the centred data, not the reported inertia;
+* ``J_DIRECT``: Σ_f (x_if − μ_f)², no cancellation: the reported ``inertia_`` and ``score``.
 
 :func:`elkan_assign` is Elkan's (2003) assignment with the triangle inequality: an upper bound
 uᵢ ≥ ‖xᵢ − μ_{c(i)}‖ and lower bounds l_{ij} ≤ ‖xᵢ − μ_j‖ skip the distances that cannot win.
@@ -23,23 +29,29 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["lloyd_pass", "elkan_assign"]
+__all__ = ["lloyd_pass", "elkan_assign", "J_NONE", "J_EXPANDED", "J_DIRECT"]
 
 CHUNK = 256  # rows per block of inner products: (256, d) @ (d, k) stays in cache
+J_NONE, J_EXPANDED, J_DIRECT = 0, 1, 2
 
 
-def lloyd_pass(X, w, C, labels, S, W, update):
-    """Assign each row to its nearest centre; fill S (k, d), W (k,) when ``update``; return J.
+def lloyd_pass(X, w, C, labels, S, W, update, j_mode=J_DIRECT, x_sq=None):
+    """Assign each row to its nearest centre; fill S (k, d), W (k,) when ``update``; return J
+    (0.0 for ``J_NONE``; ``x_sq`` = ‖xᵢ‖² is required for ``J_EXPANDED``).
 
     Rows are split over Numba's current thread count (read here: reading it inside compiled
     code would stop the kernel from being cached).
     """
     C = np.ascontiguousarray(C, dtype=np.float64)
-    return _lloyd_pass(X, w, C, labels, S, W, bool(update), numba.get_num_threads())
+    if j_mode == J_EXPANDED and x_sq is None:
+        raise ValueError("J_EXPANDED needs x_sq = ‖xᵢ‖².")
+    x_sq = np.empty(0) if x_sq is None else x_sq
+    n_threads = numba.get_num_threads()
+    return _lloyd_pass(X, w, C, labels, S, W, bool(update), int(j_mode), x_sq, n_threads)
 
 
 @numba.njit(parallel=True, cache=True)
-def _lloyd_pass(X, w, C, labels, S, W, update, n_threads):  # pragma: no cover - compiled
+def _lloyd_pass(X, w, C, labels, S, W, update, j_mode, x_sq, n_threads):  # pragma: no cover
     n, d = X.shape
     k = C.shape[0]
     CT = np.ascontiguousarray(C.T)  # (d, k)
@@ -67,11 +79,14 @@ def _lloyd_pass(X, w, C, labels, S, W, update, n_threads):  # pragma: no cover -
                     if dist < best:
                         best, c = dist, j
                 labels[i] = c
-                r2 = 0.0
-                for f in range(d):
-                    diff = X[i, f] - C[c, f]
-                    r2 += diff * diff
-                J_loc += w[i] * r2
+                if j_mode == 1:  # J_EXPANDED
+                    J_loc += w[i] * max(x_sq[i] + best, 0.0)
+                elif j_mode == 2:  # J_DIRECT
+                    r2 = 0.0
+                    for f in range(d):
+                        diff = X[i, f] - C[c, f]
+                        r2 += diff * diff
+                    J_loc += w[i] * r2
                 if update:
                     W_loc[c] += w[i]
                     for f in range(d):
