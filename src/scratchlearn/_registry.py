@@ -69,6 +69,7 @@ FAMILY_PACKAGES = (
     "naive_bayes",
     "feature_extraction",
     "tree",
+    "cluster",
 )
 
 #: Every task an estimator can have (see :func:`task_of`).
