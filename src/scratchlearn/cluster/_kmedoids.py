@@ -135,7 +135,7 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
 
     _parameter_constraints = {
         "n_clusters": [Interval(numbers.Integral, 1, None, closed="left")],
-        "metric": [StrOptions(set(PAIRWISE_DISTANCE_FUNCTIONS) | {"precomputed"}), callable],
+        "metric": [StrOptions(set(PAIRWISE_DISTANCE_FUNCTIONS) | {"precomputed"}), "callable"],
         "method": [StrOptions({"alternate", "pam", "fasterpam"})],
         "init": [StrOptions({"k-medoids++", "build", "random"}), "array-like"],
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
