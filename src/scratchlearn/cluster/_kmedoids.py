@@ -27,8 +27,8 @@ every pass). ``init``: "k-medoids++" (k-means++ seeding on squared distances wit
 greedy trials, as scikit-learn-extra), "build" (PAM's greedy BUILD), "random" (k distinct
 points) or an array of k rows of X.
 
-Memory: D is held whole, 8n² bytes (0.8 GB at n = 10,000); fit refuses n > ``MAX_SAMPLES``
-(30,000: 7.2 GB).
+Memory: D is held whole (as its transpose, whose rows the kernels stream), 8n² bytes (0.8 GB
+at n = 10,000); fit refuses n > ``MAX_SAMPLES`` (30,000: 7.2 GB).
 """
 
 from __future__ import annotations
@@ -57,16 +57,16 @@ def _threshold(td):
     return 256 * np.finfo(np.float64).eps * max(td, np.finfo(np.float64).tiny)
 
 
-def _kmedoids_pp(D, k, rng):
-    """k-means++ seeding on D²: each next medoid among 2 + ⌊ln k⌋ draws ∝ D(x, M)², keeping the
-    draw that lowers Σ_o min_i D[o, m_i]² the most."""
-    n = D.shape[0]
+def _kmedoids_pp(DT, k, rng):
+    """k-means++ seeding on squared distances: each next medoid among 2 + ⌊ln k⌋ draws ∝
+    d(x, M)², keeping the draw that lowers Σ_o min_i d(x_o, x_{m_i})² the most."""
+    n = DT.shape[0]
     trials = 2 + int(np.log(k))
     M = np.empty(k, dtype=np.int64)
     M[0] = rng.integers(n)
     chosen = np.zeros(n, dtype=bool)
     chosen[M[0]] = True
-    closest = D[M[0]] ** 2  # (n,)
+    closest = DT[M[0]] ** 2  # (n,)
     for m in range(1, k):
         cum = np.cumsum(closest)
         # side="right" never lands on a zero-probability point (a medoid, or its duplicate)
@@ -74,7 +74,7 @@ def _kmedoids_pp(D, k, rng):
         draws = draws[~chosen[draws]]
         if draws.size == 0:  # every point coincides with a medoid: take the first unchosen
             draws = np.flatnonzero(~chosen)[:1]
-        candidates = np.minimum(closest[None, :], D[draws] ** 2)  # (trials, n)
+        candidates = np.minimum(closest[None, :], DT[draws] ** 2)  # (trials, n)
         best = int(np.argmin(candidates.sum(axis=1)))
         M[m] = draws[best]
         chosen[M[m]] = True
@@ -166,7 +166,7 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
 
     # -- fit ------------------------------------------------------------------------------------
     def _distances(self, X):
-        """Validated X and its (n, n) distance matrix D (fresh, so never the user's array)."""
+        """Validated X and ``DT = Dᵀ`` (C-ordered: ``DT[j]`` holds every d(x_o, x_j))."""
         precomputed = isinstance(self.metric, str) and self.metric == "precomputed"
         X = self._validate_data(X, dtype=np.float64)
         n, k = X.shape[0], self.n_clusters
@@ -182,35 +182,35 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
         if precomputed and not isinstance(self.init, str):
             raise ValueError("init as an array needs rows of X; with precomputed, use a str.")
         D = pairwise_distances(X, metric=self.metric)
-        D = np.array(D, dtype=np.float64, order="C")  # a copy: never the user's array
-        return X, D
+        DT = np.ascontiguousarray(D.T, dtype=np.float64)  # a copy: never the user's array
+        return X, DT
 
-    def _initial_medoids(self, X, D, rng):
+    def _initial_medoids(self, X, DT, rng):
         k = self.n_clusters
         if not isinstance(self.init, str):
             return _rows_of_X(X, self.init, k)
         if self.init == "build":
-            return kern.build(D, k)
+            return kern.build(DT, k)
         if self.init == "random":
-            return rng.choice(D.shape[0], size=k, replace=False).astype(np.int64)
-        return _kmedoids_pp(D, k, rng)
+            return rng.choice(DT.shape[0], size=k, replace=False).astype(np.int64)
+        return _kmedoids_pp(DT, k, rng)
 
     def fit(self, X, y=None):
         """Find k medoids of X (or of the precomputed matrix X). Returns self."""
         self._validate_params()
-        X, D = self._distances(X)
+        X, DT = self._distances(X)  # DT[j, o] = d(x_o, x_j)
         rng = check_random_state(self.random_state)
-        M = self._initial_medoids(X, D, rng)
+        M = self._initial_medoids(X, DT, rng)
         search = {"alternate": _alternate, "pam": _pam, "fasterpam": _fasterpam}[self.method]
-        M, history, n_iter, converged = search(D, M, self.max_iter)
-        n, k = D.shape[0], M.shape[0]
+        M, history, n_iter, converged = search(DT, M, self.max_iter)
+        n, k = DT.shape[0], M.shape[0]
         near, second = np.empty(n, np.int64), np.empty(n, np.int64)
         dn, ds = np.empty(n), np.empty(n)
-        self.inertia_ = float(kern.nearest_two(D, M, near, second, dn, ds))
+        self.inertia_ = float(kern.nearest_two(DT, M, near, second, dn, ds))
         self.labels_ = near
         self.medoid_indices_ = M
         self.cluster_centers_ = None if self._scratch_tags()["pairwise"] else X[M].copy()
-        distinct = k - int(np.sum(np.triu(D[np.ix_(M, M)] == 0, 1).any(axis=0)))
+        distinct = k - int(np.sum(np.triu(DT[np.ix_(M, M)] == 0, 1).any(axis=0)))
         if distinct < k:
             warnings.warn(
                 f"Number of distinct medoids ({distinct}) found smaller than n_clusters ({k}): "
@@ -241,63 +241,63 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
         return np.argmin(self.transform(X), axis=1)
 
 
-# -- the three searches: (D, M, max_iter) -> (M, TD history, passes, converged) ---------------
+# -- the three searches: (DT, M, max_iter) -> (M, TD history, passes, converged) ---------------
 
 
-def _caches(D, M):
-    n = D.shape[0]
+def _caches(DT, M):
+    n = DT.shape[0]
     near, second = np.empty(n, np.int64), np.empty(n, np.int64)
     dn, ds = np.empty(n), np.empty(n)
-    td = kern.nearest_two(D, M, near, second, dn, ds)
+    td = kern.nearest_two(DT, M, near, second, dn, ds)
     return td, (near, second, dn, ds)
 
 
-def _alternate(D, M, max_iter):
+def _alternate(DT, M, max_iter):
     """Assign to the nearest medoid, move each medoid to its cluster's most central member."""
     M = M.copy()
-    td, (near, second, dn, ds) = _caches(D, M)
+    td, (near, second, dn, ds) = _caches(DT, M)
     history = [td]
     for it in range(1, max_iter + 1):
         old = M.copy()
-        empty = kern.update_medoids(D, near, M, _threshold(td))
+        empty = kern.update_medoids(DT, near, M, _threshold(td))
         if empty:
             warnings.warn(f"{empty} cluster(s) are empty: their medoids are kept.", stacklevel=3)
-        td = kern.nearest_two(D, M, near, second, dn, ds)
+        td = kern.nearest_two(DT, M, near, second, dn, ds)
         history.append(td)
         if np.array_equal(old, M):
             return M, history, it, True
     return M, history, max_iter, False
 
 
-def _pam(D, M, max_iter):
+def _pam(DT, M, max_iter):
     """Best-improvement SWAP: per pass, the exchange of least ΔTD, made if it lowers TD."""
     M = M.copy()
-    td, (near, second, dn, ds) = _caches(D, M)
-    is_medoid = np.zeros(D.shape[0], dtype=np.bool_)
+    td, (near, second, dn, ds) = _caches(DT, M)
+    is_medoid = np.zeros(DT.shape[0], dtype=np.bool_)
     is_medoid[M] = True
     history = [td]
     for it in range(1, max_iter + 1):
         loss = kern.removal_loss(near, dn, ds, M.shape[0])
-        delta, i, c = kern.best_swap(D, is_medoid, near, dn, ds, loss)
+        delta, i, c = kern.best_swap(DT, is_medoid, near, dn, ds, loss)
         if c < 0 or not delta < -_threshold(td):
             history.append(td)
             return M, history, it, True
-        td = kern.apply_swap(D, M, is_medoid, i, c, near, second, dn, ds)
+        td = kern.apply_swap(DT, M, is_medoid, i, c, near, second, dn, ds)
         history.append(td)
     return M, history, max_iter, False
 
 
-def _fasterpam(D, M, max_iter):
+def _fasterpam(DT, M, max_iter):
     """Eager swaps, candidate by candidate, until n candidates in a row give none."""
     M = M.copy()
-    td, (near, second, dn, ds) = _caches(D, M)
-    is_medoid = np.zeros(D.shape[0], dtype=np.bool_)
+    td, (near, second, dn, ds) = _caches(DT, M)
+    is_medoid = np.zeros(DT.shape[0], dtype=np.bool_)
     is_medoid[M] = True
     history = [td]
     start, since_swap = 0, 0
     for it in range(1, max_iter + 1):
         td, _, start, since_swap, converged = kern.fasterpam_pass(
-            D, M, is_medoid, near, second, dn, ds, start, since_swap, _threshold(td)
+            DT, M, is_medoid, near, second, dn, ds, start, since_swap, _threshold(td)
         )
         history.append(td)
         if converged:

@@ -1,9 +1,12 @@
-"""Compiled loops of k-medoids over an (n, n) distance matrix ``D``.
+"""Compiled loops of k-medoids over an (n, n) distance matrix, read by rows.
 
-Symbols: ``M`` the k medoid indices (``M[i]`` is the medoid in position ``i``); for every point
-``o`` the caches ``near[o]`` / ``second[o]`` (positions in ``M`` of its nearest and second
-nearest medoids) and their distances ``dn[o] ≤ ds[o]``; the objective
-``TD = Σ_o dn[o]``.
+Symbols: ``DT[j, o] = d(x_o, x_j)``, the transpose of the distance matrix ``D`` (equal to it for
+a symmetric metric), so that the distances of all points to one point ``j`` are the contiguous
+row ``DT[j]``: every loop below streams rows (a column of a C-ordered n × n matrix would cost
+a cache miss per entry); ``M`` the k medoid indices (``M[i]`` is the medoid in position ``i``);
+for every point ``o`` the caches ``near[o]`` / ``second[o]`` (positions in ``M`` of its nearest
+and second nearest medoids) and their distances ``dn[o] ≤ ds[o]``; the objective
+``TD = Σ_o dn[o]``. Below, ``d_oc = DT[c, o]``.
 
 Swapping the medoid in position ``i`` for the non-medoid ``c`` changes TD by (Schubert &
 Rousseeuw 2021, the decomposition behind FastPAM1 and FasterPAM)
@@ -17,7 +20,7 @@ costs) and the correction for the points that lose their medoid
              d_oc − ds_o   if dn_o ≤ d_oc < ds_o
              0             otherwise.
 
-One scan of the column ``D[:, c]`` gives ΔTD(i, c) for all k positions at once: O(n + k) per
+One scan of the row ``DT[c]`` gives ΔTD(i, c) for all k positions at once: O(n + k) per
 candidate, O(n²) per pass over the candidates, against O(k n²) for the textbook SWAP. The
 three cases are checked by expanding the new distance of ``o``, ``min(d_oc, ds_o)`` when its
 medoid leaves and ``min(d_oc, dn_o)`` otherwise.
@@ -46,15 +49,15 @@ __all__ = [
 
 
 @numba.njit(cache=True)
-def nearest_two(D, M, near, second, dn, ds):
+def nearest_two(DT, M, near, second, dn, ds):
     """Fill the caches from scratch: O(n k). Returns TD = Σ_o dn[o]."""
-    n, k = D.shape[0], M.shape[0]
+    n, k = DT.shape[0], M.shape[0]
     td = 0.0
     for o in range(n):
         b1, b2 = -1, -1
         d1, d2 = np.inf, np.inf
         for i in range(k):
-            d = D[o, M[i]]
+            d = DT[M[i], o]
             if d < d1:
                 b2, d2 = b1, d1
                 b1, d1 = i, d
@@ -75,12 +78,12 @@ def removal_loss(near, dn, ds, k):
 
 
 @numba.njit(cache=True)
-def swap_deltas(D, c, near, dn, ds, loss, delta):
+def swap_deltas(DT, c, near, dn, ds, loss, delta):
     """ΔTD(i, c) for every position i into ``delta`` (module docstring): O(n + k)."""
     delta[:] = loss
     shared = 0.0  # Σ_o min(d_oc − dn_o, 0)
-    for o in range(D.shape[0]):
-        d_oc = D[o, c]
+    for o in range(DT.shape[0]):
+        d_oc = DT[c, o]
         if d_oc < dn[o]:
             shared += d_oc - dn[o]
             delta[near[o]] += dn[o] - ds[o]
@@ -90,15 +93,15 @@ def swap_deltas(D, c, near, dn, ds, loss, delta):
 
 
 @numba.njit(cache=True)
-def best_swap(D, is_medoid, near, dn, ds, loss):
+def best_swap(DT, is_medoid, near, dn, ds, loss):
     """PAM's best-improvement search: the (ΔTD, i, c) of least ΔTD over all pairs, O(n²)."""
     k = loss.shape[0]
     delta = np.empty(k)
     best, best_i, best_c = np.inf, -1, -1
-    for c in range(D.shape[0]):
+    for c in range(DT.shape[0]):
         if is_medoid[c]:
             continue
-        swap_deltas(D, c, near, dn, ds, loss, delta)
+        swap_deltas(DT, c, near, dn, ds, loss, delta)
         for i in range(k):
             if delta[i] < best:
                 best, best_i, best_c = delta[i], i, c
@@ -106,7 +109,7 @@ def best_swap(D, is_medoid, near, dn, ds, loss):
 
 
 @numba.njit(cache=True)
-def apply_swap(D, M, is_medoid, i, c, near, second, dn, ds):
+def apply_swap(DT, M, is_medoid, i, c, near, second, dn, ds):
     """Put ``c`` in position ``i`` and update the caches.
 
     A point whose nearest or second medoid was in position ``i`` is rescanned (O(k)); any other
@@ -117,13 +120,13 @@ def apply_swap(D, M, is_medoid, i, c, near, second, dn, ds):
     is_medoid[c] = True
     k = M.shape[0]
     td = 0.0
-    for o in range(D.shape[0]):
-        d_oc = D[o, c]
+    for o in range(DT.shape[0]):
+        d_oc = DT[c, o]
         if near[o] == i or second[o] == i:
             b1, b2 = -1, -1
             d1, d2 = np.inf, np.inf
             for j in range(k):
-                d = D[o, M[j]]
+                d = DT[M[j], o]
                 if d < d1:
                     b2, d2 = b1, d1
                     b1, d1 = j, d
@@ -140,7 +143,7 @@ def apply_swap(D, M, is_medoid, i, c, near, second, dn, ds):
 
 
 @numba.njit(cache=True)
-def fasterpam_pass(D, M, is_medoid, near, second, dn, ds, start, since_swap, thresh):
+def fasterpam_pass(DT, M, is_medoid, near, second, dn, ds, start, since_swap, thresh):
     """One FasterPAM pass: candidates c = start, start+1, … (cyclically), each swapped in at once
     for its best position when that lowers TD by more than ``thresh`` (eager swaps).
 
@@ -148,17 +151,17 @@ def fasterpam_pass(D, M, is_medoid, near, second, dn, ds, start, since_swap, thr
     carries the count across passes) gave none: then every single swap has been tried against
     the current medoids (converged). Returns (TD, swaps made, next start, since_swap, converged).
     """
-    n, k = D.shape[0], M.shape[0]
+    n, k = DT.shape[0], M.shape[0]
     delta = np.empty(k)
     loss = removal_loss(near, dn, ds, k)
     td = dn.sum()
     swaps, c = 0, start
     for _ in range(n):
         if not is_medoid[c]:
-            swap_deltas(D, c, near, dn, ds, loss, delta)
+            swap_deltas(DT, c, near, dn, ds, loss, delta)
             i = np.argmin(delta)
             if delta[i] < -thresh:
-                td = apply_swap(D, M, is_medoid, i, c, near, second, dn, ds)
+                td = apply_swap(DT, M, is_medoid, i, c, near, second, dn, ds)
                 loss = removal_loss(near, dn, ds, k)
                 swaps += 1
                 since_swap = 0
@@ -170,18 +173,18 @@ def fasterpam_pass(D, M, is_medoid, near, second, dn, ds, start, since_swap, thr
 
 
 @numba.njit(cache=True)
-def build(D, k):
+def build(DT, k):
     """PAM's BUILD: the point of least total distance, then k − 1 times the point whose addition
     lowers TD the most, gain(c) = Σ_o max(dn_o − d_oc, 0). O(k n²); first index wins ties."""
-    n = D.shape[0]
+    n = DT.shape[0]
     M = np.empty(k, dtype=np.int64)
     best, best_c = np.inf, -1
     for c in range(n):
-        s = D[:, c].sum()
+        s = DT[c].sum()
         if s < best:
             best, best_c = s, c
     M[0] = best_c
-    dn = D[:, best_c].copy()
+    dn = DT[best_c].copy()
     chosen = np.zeros(n, dtype=np.bool_)
     chosen[best_c] = True
     for m in range(1, k):
@@ -191,19 +194,19 @@ def build(D, k):
                 continue
             gain = 0.0
             for o in range(n):
-                if D[o, c] < dn[o]:
-                    gain += dn[o] - D[o, c]
+                if DT[c, o] < dn[o]:
+                    gain += dn[o] - DT[c, o]
             if gain > best_gain:
                 best_gain, best_c = gain, c
         M[m] = best_c
         chosen[best_c] = True
         for o in range(n):
-            dn[o] = min(dn[o], D[o, best_c])
+            dn[o] = min(dn[o], DT[best_c, o])
     return M
 
 
 @numba.njit(cache=True)
-def update_medoids(D, labels, M, thresh):
+def update_medoids(DT, labels, M, thresh):
     """The alternate step: in each cluster the member of least total distance to the other
     members becomes the medoid, when it beats the current medoid by more than ``thresh``.
 
@@ -223,12 +226,12 @@ def update_medoids(D, labels, M, thresh):
             continue
         cost_m = 0.0
         for q in members:
-            cost_m += D[M[j], q]
+            cost_m += DT[M[j], q]
         best, best_p = np.inf, -1
         for p in members:
             s = 0.0
             for q in members:
-                s += D[p, q]
+                s += DT[p, q]
             if s < best:
                 best, best_p = s, p
         if best < cost_m - thresh:
