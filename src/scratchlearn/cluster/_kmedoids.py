@@ -182,8 +182,10 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
         if precomputed and not isinstance(self.init, str):
             raise ValueError("init as an array needs rows of X; with precomputed, use a str.")
         D = pairwise_distances(X, metric=self.metric)
-        DT = np.ascontiguousarray(D.T, dtype=np.float64)  # a copy: never the user's array
-        return X, DT
+        if not precomputed:
+            return X, D  # computed here, and exactly symmetric for Y = X: D is its own DT
+        # The kernels only read DT; a C-ordered user matrix is transposed into a copy.
+        return X, np.ascontiguousarray(D.T, dtype=np.float64)
 
     def _initial_medoids(self, X, DT, rng):
         k = self.n_clusters
