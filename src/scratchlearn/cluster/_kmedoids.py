@@ -113,7 +113,8 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
         Any metric of :func:`scratchlearn.metrics.pairwise.pairwise_distances`, a callable
         ``f(x, y) -> float``, or "precomputed" (X is then the (n, n) distance matrix).
     method : "alternate", "pam" or "fasterpam".
-    init : "k-medoids++", "build", "random" or an array of k rows of X (not with precomputed).
+    init : "k-medoids++", "build", "random" or an array of k rows of X, each read as the first
+        equal row of X (not with "precomputed").
     max_iter : int, passes of the method (alternate iterations, SWAP or FasterPAM passes).
     random_state : None, int or Generator, for "k-medoids++" and "random".
 
