@@ -169,7 +169,7 @@ def test_categorical_predict_rejects_bad_X(entry):
 @pytest.mark.parametrize("entry", NUMERIC, ids=ids(NUMERIC))
 def test_single_sample(entry):
     """One sample fits a well-defined model (finite output), or, for a classifier that needs
-    two classes, fails saying so."""
+    two classes or a clusterer asked for more clusters than samples, fails saying so."""
     X, y = problem_for(entry)
     est = entry.make()
     try:

@@ -12,8 +12,8 @@ _SEEDS = (
 
 FAMILY = Family(
     name="cluster",
-    title="Clustering: k-means (Lloyd, Elkan, mini-batch)",
-    stories=("scratchlearn.cluster._showcase",),
+    title="Clustering: k-means (Lloyd, Elkan, mini-batch) and k-medoids",
+    stories=("scratchlearn.cluster._showcase", "scratchlearn.cluster._showcase_kmedoids"),
     entries=[
         Entry(
             name="KMeans",
@@ -32,6 +32,13 @@ FAMILY = Family(
             sklearn=_SK + "MiniBatchKMeans",
             check_params={"n_clusters": 2, "random_state": 0, "batch_size": 32, "max_iter": 20},
             expected_failed_checks={"check_sample_weight_equivalence_on_dense_data": _SEEDS},
+        ),
+        Entry(
+            name="KMedoids",
+            summary="k-medoids (alternate, PAM, FasterPAM): data points as centres",
+            dataset="iris",
+            demo_params={"n_clusters": 3, "method": "fasterpam", "init": "build"},
+            check_params={"n_clusters": 3, "init": "build", "method": "fasterpam"},
         ),
     ],
 )

@@ -7,7 +7,9 @@ classification    accuracy, balanced accuracy, confusion matrix, precision / rec
                   F-beta (per label or averaged), classification report, log loss,
                   ROC curve and ROC AUC (binary, one-vs-rest, one-vs-one)
 regression        MSE, RMSE, MAE, R², Tweedie / Poisson / gamma deviances, D²
-clustering        contingency matrix, (adjusted) Rand index, silhouette
+clustering        contingency matrix, (adjusted) Rand index, mutual information, NMI,
+                  homogeneity / completeness / V-measure, silhouette,
+                  Calinski–Harabasz, Davies–Bouldin
 scorers           ``get_scorer``, ``check_scoring``, ``make_scorer`` for model selection
 ``pairwise``      distances (euclidean, manhattan, chebyshev, minkowski, cosine,
                   hamming) and kernels (linear, polynomial, RBF, sigmoid)
@@ -32,11 +34,19 @@ from ._classification import (
 )
 from ._clustering import (
     adjusted_rand_score,
+    calinski_harabasz_score,
+    completeness_score,
     contingency_matrix,
+    davies_bouldin_score,
+    homogeneity_completeness_v_measure,
+    homogeneity_score,
+    mutual_info_score,
+    normalized_mutual_info_score,
     pair_confusion_matrix,
     rand_score,
     silhouette_samples,
     silhouette_score,
+    v_measure_score,
 )
 from ._ranking import log_loss, roc_auc_score, roc_curve
 from ._regression import (
@@ -84,6 +94,14 @@ __all__ = [
     "rand_score",
     "silhouette_samples",
     "silhouette_score",
+    "mutual_info_score",
+    "normalized_mutual_info_score",
+    "homogeneity_completeness_v_measure",
+    "homogeneity_score",
+    "completeness_score",
+    "v_measure_score",
+    "calinski_harabasz_score",
+    "davies_bouldin_score",
     "d2_binomial_score",
     "d2_tweedie_score",
     "mean_absolute_error",
