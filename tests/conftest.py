@@ -33,3 +33,20 @@ SHARED_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "dat
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _one_thread_per_xdist_worker():
+    """Under ``pytest -n N`` (``make test``: two workers on two cores) each worker already has a
+    core: a second BLAS or Numba thread per worker only oversubscribes the machine, and Numba's
+    parallel k-means pass and OpenBLAS's spinning threads were measured 3-10 times slower so.
+    A plain ``pytest`` run keeps the library's defaults; the benchmarks measure both."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield
+        return
+    import numba
+    from threadpoolctl import threadpool_limits
+
+    numba.set_num_threads(1)
+    with threadpool_limits(limits=1):
+        yield
