@@ -3,6 +3,7 @@
 from scratchlearn._registry import Entry, Family
 
 _SK = "sklearn.cluster."
+_DRAW = "scratchlearn.cluster._showcase:draw_clusters"
 _SEEDS = (
     "the check shuffles the repeated rows, so the random seeding draws other rows and k-means "
     "(15 points in 30-D, many local optima) can end in another one; unshuffled, weighted and "
@@ -23,6 +24,7 @@ FAMILY = Family(
             sklearn=_SK + "KMeans",
             check_params={"n_clusters": 2, "random_state": 0, "max_iter": 50},
             expected_failed_checks={"check_sample_weight_equivalence_on_dense_data": _SEEDS},
+            plot=_DRAW,
         ),
         Entry(
             name="MiniBatchKMeans",
@@ -32,6 +34,7 @@ FAMILY = Family(
             sklearn=_SK + "MiniBatchKMeans",
             check_params={"n_clusters": 2, "random_state": 0, "batch_size": 32, "max_iter": 20},
             expected_failed_checks={"check_sample_weight_equivalence_on_dense_data": _SEEDS},
+            plot=_DRAW,
         ),
         Entry(
             name="KMedoids",
@@ -39,6 +42,7 @@ FAMILY = Family(
             dataset="iris",
             demo_params={"n_clusters": 3, "method": "fasterpam", "init": "build"},
             check_params={"n_clusters": 3, "init": "build", "method": "fasterpam"},
+            plot=_DRAW,
         ),
     ],
 )
