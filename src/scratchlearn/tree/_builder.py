@@ -1,9 +1,13 @@
 """Growing a CART tree inside Numba: depth-first, or best-first under ``max_leaf_nodes``.
 
-The rows are sorted once by every feature (``order`` (d, m), row j the rows by increasing x_j); a
-node owns the columns ``order[:, start:end]``, and splitting it partitions every row of that slice
-in place and stably (left rows first, each part still sorted), so no node ever sorts and no copy of
-X is ever made: the split search of a node of m rows costs O(d·m), not O(d·m log m).
+A node owns the columns ``order[:, start:end]`` of an int32 array of row indices, and splitting it
+partitions every row of that slice in place and stably (left rows first), so no copy of X is ever
+made. The best splitter is given the rows sorted once by every feature (``order`` (d, m), row j
+the rows by increasing x_j, :func:`._splitter.presort`): each part stays sorted, so no node ever
+sorts and the search of a node of m rows costs O(d·m), not O(d·m log m). The random splitter
+needs no sorted order: it is given ONE row (``order`` (1, m), :func:`._splitter.row_order`) and
+a node costs O(max_features·m). ``params[3]`` (random_splitter) chooses the node search,
+:func:`._splitter.best_node_split` or :func:`._splitter.random_node_split`; the growth is the same.
 
 A node t is a leaf when ``depth ≥ max_depth``, when it has fewer than ``min_samples_split`` rows
 (or fewer than ``2·min_samples_leaf``, or less than ``2·min_weight_leaf`` weight), when it is pure
@@ -30,7 +34,7 @@ import numba
 import numpy as np
 
 from ._criteria import ENTROPY, GINI, node_stats
-from ._splitter import node_split
+from ._splitter import best_node_split, random_node_split
 
 EPS = np.finfo(np.float64).eps
 
@@ -55,9 +59,9 @@ def _grow(ints, floats, value):
 @numba.njit(cache=True)
 def _partition(X, order, start, end, f, theta, goes_left, buf):
     """Split the node's slice of every row of ``order`` into its left rows (x_f ≤ θ) then its
-    right rows, each keeping its sorted order (a stable partition); return the boundary."""
+    right rows, each keeping its order (a stable partition); return the boundary."""
     for p in range(start, end):
-        s = order[f, p]
+        s = order[0, p]  # every row of ``order`` holds the node's rows
         goes_left[s] = X[s, f] <= theta
     pos = start
     for j in range(order.shape[0]):
@@ -89,10 +93,16 @@ def _split_node(X, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf
         sum_total += w[s] * yv[s]
         if crit == GINI or crit == ENTROPY:
             total[yc[s]] += w[s]
-    f, theta, _ = node_split(
-        X, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf, state,
-        features, xs, left, buf,
-    )  # fmt: skip
+    if params[3]:  # random_splitter: order is one row
+        f, theta, _ = random_node_split(
+            X, samples, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf, state,
+            features, xs, left,
+        )  # fmt: skip
+    else:
+        f, theta, _ = best_node_split(
+            X, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf, state,
+            features, xs, left, buf,
+        )  # fmt: skip
     if f < 0:
         return -1, 0.0, end, 0.0
     pos = _partition(X, order, start, end, f, theta, goes_left, ibuf)
@@ -267,8 +277,9 @@ def build_tree(X, yc, yv, w, order, K, params, limits, max_leaf_nodes, seed):
 
     ``params`` = (crit, min_samples_leaf, max_features, random_splitter); ``limits`` =
     (max_depth, min_samples_split, min_weight_leaf, min_impurity_decrease);
-    ``max_leaf_nodes`` ≤ 0 grows depth-first. ``order`` (d, m), the rows of non-zero weight
-    sorted by each feature (:func:`._splitter.presort`), is partitioned in place.
+    ``max_leaf_nodes`` ≤ 0 grows depth-first. ``order``, the rows of non-zero weight, is
+    partitioned in place: (d, m) sorted by each feature (:func:`._splitter.presort`) for the best
+    splitter, (1, m) (:func:`._splitter.row_order`) for the random one.
     """
     n_used = order.shape[1]
     state = np.array([seed], dtype=np.uint64)
