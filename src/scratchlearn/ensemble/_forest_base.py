@@ -161,12 +161,13 @@ class BaseForest(BaseEstimator):
         if len(seeds):
             rows = np.arange(n)
             order = presort(X, rows) if self._splitter == "best" else row_order(rows)
+        Xt = np.ascontiguousarray(X.T)  # the builder reads features as rows: once per forest
 
         def grow(seed):
             c = bootstrap_counts(seed, n, n_b) if self.bootstrap else None
             w = sw if c is None else self._tree_weights(sw * c, c, codes)
             tree = self._make_tree(seed)
-            tree._grow(X, codes, values, w, crit, K, order=_kept_order(order, w != 0.0))
+            tree._grow(X, codes, values, w, crit, K, order=_kept_order(order, w != 0.0), Xt=Xt)
             return tree
 
         self.estimators_ += self._run(grow, [(int(s),) for s in seeds], "trees")

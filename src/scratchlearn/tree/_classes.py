@@ -84,14 +84,15 @@ class _BaseDecisionTree(BaseEstimator):
             raise ValueError(f"max_features must be in (0, n_features={d}]; got {mf}.")
         return int(mf)
 
-    def _grow(self, X, y_codes, y_values, sw, crit: int, K: int, order=None):
+    def _grow(self, X, y_codes, y_values, sw, crit: int, K: int, order=None, Xt=None):
         """Resolve the limits, grow the tree in Numba and store ``tree_``.
 
         ``order`` (d, m) int32, when given, is :func:`presort` of the rows of non-zero weight,
         partitioned in place: a forest filters one sort of all rows per tree, AdaBoost sorts once
         per fit and hands every round a copy, instead of a sort per tree or round. The random
         splitter reads no sorted order: it grows from its row 0 put back in increasing row order
-        (:func:`row_order`), so a given order and none give the same tree."""
+        (:func:`row_order`), so a given order and none give the same tree. ``Xt``, when given,
+        is ``X.T`` C-contiguous (a forest transposes once for all its trees)."""
         n, d = X.shape
         leaf = self.min_samples_leaf
         min_leaf = int(np.ceil(leaf * n)) if isinstance(leaf, float) else int(leaf)
@@ -111,9 +112,10 @@ class _BaseDecisionTree(BaseEstimator):
         elif order is None:
             samples = np.flatnonzero(sw != 0.0).astype(np.intp)  # zero-weight rows: no part
             order = presort(X, samples)  # (d, m) rows sorted by each feature
-        X = np.ascontiguousarray(X)  # one memory layout: one compiled builder
+        if Xt is None:  # (d, n): each feature one contiguous row; one layout, one compiled builder
+            Xt = np.ascontiguousarray(X.T)
         ints, floats, value = build_tree(
-            X, y_codes, y_values, sw, order, K, params, limits,
+            Xt, y_codes, y_values, sw, order, K, params, limits,
             int(self.max_leaf_nodes or 0), np.uint64(seed),
         )  # fmt: skip
         self.tree_ = Tree(
