@@ -240,22 +240,22 @@ def best_node_split(Xt, order, start, end, yc, yv, w, total, sum_total, wN, para
 
 
 @numba.njit(cache=True)
-def _threshold_proxy(xs, ss, theta, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf,
-                     left):  # fmt: skip
-    """The proxy of the one split ``x ≤ θ`` of the node's rows ``ss`` (values ``xs``, in any
-    order), by one pass summing the left child; −inf when a child is too small or too light."""
+def _threshold_proxy(xs, m, samples, start, theta, yc, yv, w, total, sum_total, wN, crit,
+                     min_leaf, min_wleaf, left):  # fmt: skip
+    """The proxy of the one split ``x ≤ θ`` of the node's m rows ``samples[start:start + m]``
+    (values ``xs[:m]``, in any order), by one pass summing the left child; −inf when a child is
+    too small or too light. (Indices, not slices: a view per call costs reference counting.)"""
     nL, wL, sL = 0, 0.0, 0.0
     left[:] = 0.0
-    for p in range(xs.shape[0]):
+    for p in range(m):
         if xs[p] <= theta:  # (a branch measured faster than a 0/1 product here)
-            r = ss[p]
+            r = samples[start + p]
             nL += 1
             wL += w[r]
             if crit == SQUARED:
                 sL += w[r] * yv[r]
             elif crit != ABSOLUTE:
                 left[yc[r]] += w[r]
-    m = xs.shape[0]
     wR = wN - wL
     if nL < min_leaf or m - nL < min_leaf or wL < min_wleaf or wR < min_wleaf:
         return -np.inf
@@ -271,7 +271,8 @@ def _threshold_proxy(xs, ss, theta, yc, yv, w, total, sum_total, wN, crit, min_l
             at, q = q, q + 1
         else:
             at, k = k, k + 1
-        ys[at], ws[at] = yv[ss[p]], w[ss[p]]
+        r = samples[start + p]
+        ys[at], ws[at] = yv[r], w[r]
     return -(weighted_median_ae(ys[:nL], ws[:nL])[1] + weighted_median_ae(ys[nL:], ws[nL:])[1])
 
 
@@ -289,16 +290,15 @@ def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, 
     crit, min_leaf, max_features = params[0], params[1], params[2]
     m = end - start
     d = Xt.shape[0]
-    ss = samples[start:end]
     best, best_f, best_theta = -np.inf, -1, 0.0
     visited, n_const, i = 0, 0, 0
     while i < d and (visited < max_features or visited <= n_const):
         f = _draw_feature(state, features, i)
         i += 1
         visited += 1
-        lo = hi = Xt[f, ss[0]]
+        lo = hi = Xt[f, samples[start]]
         for p in range(m):
-            x = Xt[f, ss[p]]
+            x = Xt[f, samples[start + p]]
             xs[p] = x
             lo = min(lo, x)
             hi = max(hi, x)
@@ -309,8 +309,9 @@ def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, 
         if not theta < hi:  # rounded onto hi (hi would go left), or hi − lo overflowed
             theta = lo
         proxy = _threshold_proxy(
-            xs[:m], ss, theta, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left
-        )
+            xs, m, samples, start, theta, yc, yv, w, total, sum_total, wN, crit, min_leaf,
+            min_wleaf, left,
+        )  # fmt: skip
         if proxy > best:
             best, best_f, best_theta = proxy, f, theta
     return best_f, best_theta, best
