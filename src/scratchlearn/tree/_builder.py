@@ -57,7 +57,7 @@ def _grow(ints, floats, value):
     return ints2, floats2, value2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _partition(Xt, order, start, end, f, theta, goes_left, buf):
     """Split the node's slice of every row of ``order`` into its left rows (x_f ≤ θ) then its
     right rows, each keeping its order (a stable partition); return the boundary. One row (the
@@ -95,7 +95,7 @@ def _partition(Xt, order, start, end, f, theta, goes_left, buf):
     return pos
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _split_node(Xt, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf, state, work):
     """Search and apply the best split of a node: (feature, θ, pos, N_t I_t − N_L I_L − N_R I_R)."""
     features, xs, goes_left, ibuf, left, total, tmp, buf = work
@@ -128,7 +128,7 @@ def _split_node(Xt, yc, yv, w, order, start, end, impurity, wN, params, min_wlea
     return f, theta, pos, wN * impurity - wL * iL - wR * iR
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _add_node(store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, crit):
     ints, floats, value = store
     if n_nodes >= ints.shape[0]:

@@ -85,25 +85,28 @@ def row_order(samples):
 
 
 # -- the tree's own random stream (splitmix64, so the kernel needs no global state) ------------
+# The state is a uint64 scalar threaded through the calls (s, draw = f(s)): a scalar costs no
+# reference counting, where an array argument costs ~20 ns a call (atomic incref and decref).
 @numba.njit(cache=True)
-def _next_u64(state):
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+def _next_u64(s):
+    s = s + np.uint64(0x9E3779B97F4A7C15)
+    z = (s ^ (s >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    return s, z ^ (z >> np.uint64(31))
 
 
 @numba.njit(cache=True)
-def rand_uniform(state):
-    """A float in [0, 1) with 53 random bits."""
-    return np.float64(_next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+def rand_uniform(s):
+    """(next state, a float in [0, 1) with 53 random bits)."""
+    s, z = _next_u64(s)
+    return s, np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @numba.njit(cache=True)
-def rand_int(state, n):
-    """An int in [0, n)."""
-    return np.int64(_next_u64(state) % np.uint64(n))
+def rand_int(s, n):
+    """(next state, an int in [0, n))."""
+    s, z = _next_u64(s)
+    return s, np.int64(z % np.uint64(n))
 
 
 # -- the sweep over one sorted feature ----------------------------------------------------------
@@ -193,17 +196,6 @@ def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, l
 
 # -- the search over the features of one node --------------------------------------------------
 @numba.njit(cache=True)
-def _draw_feature(state, features, i):
-    """Fisher–Yates step i: swap a uniform draw of ``features[i:]`` into place i and return it
-    (features drawn without replacement)."""
-    k = i + rand_int(state, features.shape[0] - i)
-    f = features[k]
-    features[k] = features[i]
-    features[i] = f
-    return f
-
-
-@numba.njit(cache=True)
 def best_node_split(Xt, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf,
                     state, features, xs, left, buf):  # fmt: skip
     """Best split (feature, threshold, proxy) of the node owning ``order[:, start:end]``.
@@ -217,12 +209,14 @@ def best_node_split(Xt, order, start, end, yc, yv, w, total, sum_total, wN, para
     feature −1 when no valid split exists.
     """
     crit, min_leaf, max_features = params[0], params[1], params[2]
-    m = end - start
-    d = Xt.shape[0]
+    m, d, s = end - start, Xt.shape[0], state[0]
     best, best_f, best_theta = -np.inf, -1, 0.0
     visited, n_const, i = 0, 0, 0
     while i < d and (visited < max_features or visited <= n_const):
-        f = _draw_feature(state, features, i)
+        s, k = rand_int(s, d - i)  # Fisher–Yates: swap a draw from features[i:] into place i
+        f = features[i + k]
+        features[i + k] = features[i]
+        features[i] = f
         i += 1
         visited += 1
         ss = order[f, start:end]
@@ -236,34 +230,14 @@ def best_node_split(Xt, order, start, end, yc, yv, w, total, sum_total, wN, para
         )
         if proxy > best:
             best, best_f, best_theta = proxy, f, mid
+    state[0] = s
     return best_f, best_theta, best
 
 
 @numba.njit(cache=True)
-def _threshold_proxy(xs, m, samples, start, theta, yc, yv, w, total, sum_total, wN, crit,
-                     min_leaf, min_wleaf, left):  # fmt: skip
-    """The proxy of the one split ``x ≤ θ`` of the node's m rows ``samples[start:start + m]``
-    (values ``xs[:m]``, in any order), by one pass summing the left child; −inf when a child is
-    too small or too light. (Indices, not slices: a view per call costs reference counting.)"""
-    nL, wL, sL = 0, 0.0, 0.0
-    left[:] = 0.0
-    for p in range(m):
-        if xs[p] <= theta:  # (a branch measured faster than a 0/1 product here)
-            r = samples[start + p]
-            nL += 1
-            wL += w[r]
-            if crit == SQUARED:
-                sL += w[r] * yv[r]
-            elif crit != ABSOLUTE:
-                left[yc[r]] += w[r]
-    wR = wN - wL
-    if nL < min_leaf or m - nL < min_leaf or wL < min_wleaf or wR < min_wleaf:
-        return -np.inf
-    if crit == SQUARED:
-        sR = sum_total - sL
-        return sL * sL / wL + sR * sR / wR
-    if crit != ABSOLUTE:
-        return _class_proxy(left, total, wL, wN, crit)
+def _absolute_proxy(xs, m, samples, start, theta, nL, yv, w):
+    """−(Σ_L w|y − m_L| + Σ_R w|y − m_R|) of the split ``x ≤ θ`` of the node's m rows (values
+    ``xs[:m]``), each child about its own weighted median; the left child has nL rows."""
     ys, ws = np.empty(m), np.empty(m)
     q, k = 0, nL  # the left rows fill ys[:nL], the right rows ys[nL:]
     for p in range(m):
@@ -284,16 +258,19 @@ def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, 
     The rows may be in any order (no sorted order is read). Features are drawn as in
     :func:`best_node_split`; each visited feature j costs one pass for (lo, hi) = (min, max) of
     its node values and, when lo < hi, one draw θ = lo + u·(hi − lo) (θ := lo if that rounds onto
-    hi, or overflows) and one pass for the proxy of ``x_j ≤ θ``. The largest proxy wins, the
-    first visited on a tie. Arguments as :func:`best_node_split`.
+    hi, or overflows) and one pass summing the left child ``x_j ≤ θ`` for its proxy. The largest
+    proxy wins, the first visited on a tie. Arguments as :func:`best_node_split`. (One function
+    on purpose: each call of a helper taking arrays costs reference counting per feature.)
     """
     crit, min_leaf, max_features = params[0], params[1], params[2]
-    m = end - start
-    d = Xt.shape[0]
+    m, d, s = end - start, Xt.shape[0], state[0]
     best, best_f, best_theta = -np.inf, -1, 0.0
     visited, n_const, i = 0, 0, 0
     while i < d and (visited < max_features or visited <= n_const):
-        f = _draw_feature(state, features, i)
+        s, k = rand_int(s, d - i)  # Fisher–Yates: swap a draw from features[i:] into place i
+        f = features[i + k]
+        features[i + k] = features[i]
+        features[i] = f
         i += 1
         visited += 1
         lo = hi = Xt[f, samples[start]]
@@ -305,15 +282,35 @@ def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, 
         if hi <= lo:
             n_const += 1
             continue
-        theta = lo + rand_uniform(state) * (hi - lo)
+        s, u = rand_uniform(s)
+        theta = lo + u * (hi - lo)
         if not theta < hi:  # rounded onto hi (hi would go left), or hi − lo overflowed
             theta = lo
-        proxy = _threshold_proxy(
-            xs, m, samples, start, theta, yc, yv, w, total, sum_total, wN, crit, min_leaf,
-            min_wleaf, left,
-        )  # fmt: skip
+        nL, wL, sL = 0, 0.0, 0.0
+        for c in range(left.shape[0]):
+            left[c] = 0.0
+        for p in range(m):
+            if xs[p] <= theta:  # (a branch measured faster than a 0/1 product here)
+                r = samples[start + p]
+                nL += 1
+                wL += w[r]
+                if crit == SQUARED:
+                    sL += w[r] * yv[r]
+                elif crit != ABSOLUTE:
+                    left[yc[r]] += w[r]
+        wR = wN - wL
+        if nL < min_leaf or m - nL < min_leaf or wL < min_wleaf or wR < min_wleaf:
+            continue
+        if crit == SQUARED:
+            sR = sum_total - sL
+            proxy = sL * sL / wL + sR * sR / wR
+        elif crit == ABSOLUTE:
+            proxy = _absolute_proxy(xs, m, samples, start, theta, nL, yv, w)
+        else:
+            proxy = _class_proxy(left, total, wL, wN, crit)
         if proxy > best:
             best, best_f, best_theta = proxy, f, theta
+    state[0] = s
     return best_f, best_theta, best
 
 
