@@ -74,5 +74,6 @@ CASES = [
     _forest_case("RandomForestClassifier", 8_000, _classification),
     _forest_case("ExtraTreesClassifier", 8_000, _classification),
     _forest_case("RandomForestRegressor", 4_000, _regression),
+    _forest_case("ExtraTreesRegressor", 4_000, _regression),
     _thread_case(8_000),
 ]

@@ -21,7 +21,9 @@ OOB rows can be recomputed from ``estimators_[t].random_state``, and ``warm_star
 the same seed stream (T₁ trees then T₂ more equal T₁ + T₂ at once).
 
 Sorting: X is sorted by every feature once per forest; tree t keeps the columns of that order
-whose rows have w_ti > 0 (an O(d·n) filter that gives exactly the tree's own presort).
+whose rows have w_ti > 0 (an O(d·n) filter that gives exactly the tree's own presort). Extra
+trees sort nothing: their order is the one row 0..n−1 (:func:`~..tree._splitter.row_order`),
+filtered the same way.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator
 from ..tree._classes import _BaseDecisionTree, _Fraction
-from ..tree._splitter import presort
+from ..tree._splitter import presort, row_order
 from ..utils._param_validation import Interval
 from ..utils.parallel import run_tasks, spawn_seeds
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
@@ -155,13 +157,17 @@ class BaseForest(BaseEstimator):
             )
         spawn_seeds(rng, T0)  # the seeds of the trees already there: the stream goes on
         seeds = spawn_seeds(rng, self.n_estimators - T0)
-        order = presort(X, np.arange(n)) if len(seeds) else None  # (d, n), once per forest
+        order = None  # (d, n) sorted by each feature once per forest, or (1, n) for extra trees
+        if len(seeds):
+            rows = np.arange(n)
+            order = presort(X, rows) if self._splitter == "best" else row_order(rows)
+        Xt = np.ascontiguousarray(X.T)  # the builder reads features as rows: once per forest
 
         def grow(seed):
             c = bootstrap_counts(seed, n, n_b) if self.bootstrap else None
             w = sw if c is None else self._tree_weights(sw * c, c, codes)
             tree = self._make_tree(seed)
-            tree._grow(X, codes, values, w, crit, K, order=_kept_order(order, w != 0.0))
+            tree._grow(X, codes, values, w, crit, K, order=_kept_order(order, w != 0.0), Xt=Xt)
             return tree
 
         self.estimators_ += self._run(grow, [(int(s),) for s in seeds], "trees")

@@ -1,9 +1,14 @@
 """Growing a CART tree inside Numba: depth-first, or best-first under ``max_leaf_nodes``.
 
-The rows are sorted once by every feature (``order`` (d, m), row j the rows by increasing x_j); a
-node owns the columns ``order[:, start:end]``, and splitting it partitions every row of that slice
-in place and stably (left rows first, each part still sorted), so no node ever sorts and no copy of
-X is ever made: the split search of a node of m rows costs O(d·m), not O(d·m log m).
+A node owns the columns ``order[:, start:end]`` of an int32 array of row indices, and splitting it
+partitions every row of that slice in place and stably (left rows first), so nothing is copied per
+node; X is read as its transpose ``Xt`` (d, n), one contiguous row per feature. The best splitter
+is given the rows sorted once by every feature (``order`` (d, m), row j the rows by increasing
+x_j, :func:`._splitter.presort`): each part stays sorted, so no node ever sorts and the search of
+a node of m rows costs O(d·m), not O(d·m log m). The random splitter
+needs no sorted order: it is given ONE row (``order`` (1, m), :func:`._splitter.row_order`) and
+a node costs O(max_features·m). ``params[3]`` (random_splitter) chooses the node search,
+:func:`._splitter.best_node_split` or :func:`._splitter.random_node_split`; the growth is the same.
 
 A node t is a leaf when ``depth ≥ max_depth``, when it has fewer than ``min_samples_split`` rows
 (or fewer than ``2·min_samples_leaf``, or less than ``2·min_weight_leaf`` weight), when it is pure
@@ -30,7 +35,7 @@ import numba
 import numpy as np
 
 from ._criteria import ENTROPY, GINI, node_stats
-from ._splitter import node_split
+from ._splitter import best_node_split, random_node_split
 
 EPS = np.finfo(np.float64).eps
 
@@ -52,13 +57,27 @@ def _grow(ints, floats, value):
     return ints2, floats2, value2
 
 
-@numba.njit(cache=True)
-def _partition(X, order, start, end, f, theta, goes_left, buf):
+@numba.njit(cache=True, inline="always")
+def _partition(Xt, order, start, end, f, theta, goes_left, buf):
     """Split the node's slice of every row of ``order`` into its left rows (x_f ≤ θ) then its
-    right rows, each keeping its sorted order (a stable partition); return the boundary."""
+    right rows, each keeping its order (a stable partition); return the boundary. One row (the
+    random splitter's ``order``) is partitioned in the same pass that reads x_f."""
+    if order.shape[0] == 1:
+        i, k = start, 0
+        for p in range(start, end):
+            s = order[0, p]
+            if Xt[f, s] <= theta:
+                order[0, i] = s
+                i += 1
+            else:
+                buf[k] = s
+                k += 1
+        for q in range(k):
+            order[0, i + q] = buf[q]
+        return i
     for p in range(start, end):
-        s = order[f, p]
-        goes_left[s] = X[s, f] <= theta
+        s = order[0, p]  # every row of ``order`` holds the node's rows
+        goes_left[s] = Xt[f, s] <= theta
     pos = start
     for j in range(order.shape[0]):
         i, k = start, 0
@@ -76,8 +95,8 @@ def _partition(X, order, start, end, f, theta, goes_left, buf):
     return pos
 
 
-@numba.njit(cache=True)
-def _split_node(X, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf, state, work):
+@numba.njit(cache=True, inline="always")
+def _split_node(Xt, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf, state, work):
     """Search and apply the best split of a node: (feature, θ, pos, N_t I_t − N_L I_L − N_R I_R)."""
     features, xs, goes_left, ibuf, left, total, tmp, buf = work
     crit = params[0]
@@ -89,19 +108,27 @@ def _split_node(X, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf
         sum_total += w[s] * yv[s]
         if crit == GINI or crit == ENTROPY:
             total[yc[s]] += w[s]
-    f, theta, _ = node_split(
-        X, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf, state,
-        features, xs, left, buf,
-    )  # fmt: skip
+    if params[3]:  # random_splitter: order is one row
+        f, theta, proxy = random_node_split(
+            Xt, samples, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf, state,
+            features, xs, left,
+        )  # fmt: skip
+    else:
+        f, theta, _ = best_node_split(
+            Xt, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf, state,
+            features, xs, left, buf,
+        )  # fmt: skip
     if f < 0:
         return -1, 0.0, end, 0.0
-    pos = _partition(X, order, start, end, f, theta, goes_left, ibuf)
+    pos = _partition(Xt, order, start, end, f, theta, goes_left, ibuf)
+    if params[3] and (crit == GINI or crit == ENTROPY):  # the proxy is −N_L I_L − N_R I_R
+        return f, theta, pos, wN * impurity + proxy
     wL, iL = node_stats(samples, start, pos, yc, yv, w, crit, tmp)
     wR, iR = node_stats(samples, pos, end, yc, yv, w, crit, tmp)
     return f, theta, pos, wN * impurity - wL * iL - wR * iR
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _add_node(store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, crit):
     ints, floats, value = store
     if n_nodes >= ints.shape[0]:
@@ -120,7 +147,7 @@ def _add_node(store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, c
 
 
 @numba.njit(cache=True)
-def _expand(X, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_left, limits,
+def _expand(Xt, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_left, limits,
             W, params, state, work):  # fmt: skip
     """Create one node and find its split: (store, pos, ΔI, is_leaf)."""
     max_depth, min_split, min_wleaf, min_decrease = limits
@@ -132,7 +159,7 @@ def _expand(X, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_l
     if leaf:
         return store, end, 0.0, True
     f, theta, pos, decrease = _split_node(
-        X, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf, state, work
+        Xt, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf, state, work
     )
     improvement = decrease / W
     if f < 0 or improvement + EPS < min_decrease:
@@ -161,7 +188,7 @@ def _put6(a, i, v0, v1, v2, v3, v4, v5):
 
 
 @numba.njit(cache=True)
-def _depth_first(X, yc, yv, w, order, store, limits, W, params, state, work):
+def _depth_first(Xt, yc, yv, w, order, store, limits, W, params, state, work):
     """Grow from a stack of (start, end, depth, parent, is_left): left child popped first."""
     # the stack holds the pending right siblings of the current path: at most depth + 2 records
     stack = np.empty((min(limits[0], order.shape[1]) + 2, 5), dtype=np.intp)
@@ -177,7 +204,7 @@ def _depth_first(X, yc, yv, w, order, store, limits, W, params, state, work):
             stack[top, 4],
         )
         store, pos, _, leaf = _expand(
-            X, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_left,
+            Xt, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_left,
             limits, W, params, state, work,
         )  # fmt: skip
         n_nodes += 1
@@ -218,7 +245,7 @@ def _heap_pop(heap, n_heap, key):
 
 
 @numba.njit(cache=True)
-def _best_first(X, yc, yv, w, order, store, limits, W, params, state, work, max_leaf_nodes):
+def _best_first(Xt, yc, yv, w, order, store, limits, W, params, state, work, max_leaf_nodes):
     """Grow by repeatedly expanding the frontier node of largest ΔI (records: start, end,
     depth, node, pos, is_leaf; key ΔI)."""
     cap = 2 * max_leaf_nodes + 2
@@ -226,7 +253,7 @@ def _best_first(X, yc, yv, w, order, store, limits, W, params, state, work, max_
     key = np.empty(cap)
     heap = np.empty(cap, dtype=np.intp)
     store, pos, imp, leaf = _expand(
-        X, yc, yv, w, order, store, np.intp(0), np.intp(0), order.shape[1], np.intp(0),
+        Xt, yc, yv, w, order, store, np.intp(0), np.intp(0), order.shape[1], np.intp(0),
         np.intp(-1), np.intp(1),
         limits, W, params, state, work,
     )  # fmt: skip
@@ -250,7 +277,7 @@ def _best_first(X, yc, yv, w, order, store, limits, W, params, state, work, max_
         splits_left -= 1
         for a, b, is_left in ((start, pos, np.intp(1)), (pos, end, np.intp(0))):
             store, p2, imp2, leaf2 = _expand(
-                X, yc, yv, w, order, store, n_nodes, a, b, depth + 1, node, is_left,
+                Xt, yc, yv, w, order, store, n_nodes, a, b, depth + 1, node, is_left,
                 limits, W, params, state, work,
             )  # fmt: skip
             _put6(rec, n_rec, a, b, depth + 1, n_nodes, p2, leaf2)
@@ -262,18 +289,21 @@ def _best_first(X, yc, yv, w, order, store, limits, W, params, state, work, max_
 
 
 @numba.njit(cache=True, nogil=True)  # nogil: a forest grows its trees on threads
-def build_tree(X, yc, yv, w, order, K, params, limits, max_leaf_nodes, seed):
+def build_tree(Xt, yc, yv, w, order, K, params, limits, max_leaf_nodes, seed):
     """Grow the tree; returns (ints, floats, value) trimmed to the node count.
 
-    ``params`` = (crit, min_samples_leaf, max_features, random_splitter); ``limits`` =
-    (max_depth, min_samples_split, min_weight_leaf, min_impurity_decrease);
-    ``max_leaf_nodes`` ≤ 0 grows depth-first. ``order`` (d, m), the rows of non-zero weight
-    sorted by each feature (:func:`._splitter.presort`), is partitioned in place.
+    ``Xt`` (d, n) is X transposed and C-contiguous: a feature's values are one contiguous row, so
+    reading them for a node's rows (in increasing row order for the random splitter) stays in
+    one stretch of memory. ``params`` = (crit, min_samples_leaf, max_features, random_splitter);
+    ``limits`` = (max_depth, min_samples_split, min_weight_leaf, min_impurity_decrease);
+    ``max_leaf_nodes`` ≤ 0 grows depth-first. ``order``, the rows of non-zero weight, is
+    partitioned in place: (d, m) sorted by each feature (:func:`._splitter.presort`) for the best
+    splitter, (1, m) (:func:`._splitter.row_order`) for the random one.
     """
     n_used = order.shape[1]
     state = np.array([seed], dtype=np.uint64)
     n = n_used
-    work = (np.arange(X.shape[1]), np.empty(n), np.zeros(X.shape[0], dtype=np.bool_),
+    work = (np.arange(Xt.shape[0]), np.empty(n), np.zeros(Xt.shape[1], dtype=np.bool_),
             np.empty(n, dtype=order.dtype), np.empty(K), np.empty(K), np.empty(K),
             np.empty(n + 1))  # fmt: skip
     cap = 64
@@ -282,10 +312,10 @@ def build_tree(X, yc, yv, w, order, K, params, limits, max_leaf_nodes, seed):
     for q in range(n_used):
         W += w[order[0, q]]
     if max_leaf_nodes <= 0:
-        store, n_nodes = _depth_first(X, yc, yv, w, order, store, limits, W, params, state, work)
+        store, n_nodes = _depth_first(Xt, yc, yv, w, order, store, limits, W, params, state, work)
     else:
         store, n_nodes = _best_first(
-            X, yc, yv, w, order, store, limits, W, params, state, work, max_leaf_nodes
+            Xt, yc, yv, w, order, store, limits, W, params, state, work, max_leaf_nodes
         )
     ints, floats, value = store
     return ints[:n_nodes].copy(), floats[:n_nodes].copy(), value[:n_nodes].copy()

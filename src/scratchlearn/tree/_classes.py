@@ -28,7 +28,7 @@ from ..utils.validation import check_is_fitted, check_random_state, check_sample
 from ._builder import build_tree
 from ._criteria import CRITERIA, REG_CRITERIA
 from ._prune import ccp_path, ccp_prune, reduced_error_prune
-from ._splitter import presort
+from ._splitter import presort, row_order
 from ._tree import Tree
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
@@ -84,12 +84,15 @@ class _BaseDecisionTree(BaseEstimator):
             raise ValueError(f"max_features must be in (0, n_features={d}]; got {mf}.")
         return int(mf)
 
-    def _grow(self, X, y_codes, y_values, sw, crit: int, K: int, order=None):
+    def _grow(self, X, y_codes, y_values, sw, crit: int, K: int, order=None, Xt=None):
         """Resolve the limits, grow the tree in Numba and store ``tree_``.
 
         ``order`` (d, m) int32, when given, is :func:`presort` of the rows of non-zero weight,
         partitioned in place: a forest filters one sort of all rows per tree, AdaBoost sorts once
-        per fit and hands every round a copy, instead of a sort per tree or round."""
+        per fit and hands every round a copy, instead of a sort per tree or round. The random
+        splitter reads no sorted order: it grows from its row 0 put back in increasing row order
+        (:func:`row_order`), so a given order and none give the same tree. ``Xt``, when given,
+        is ``X.T`` C-contiguous (a forest transposes once for all its trees)."""
         n, d = X.shape
         leaf = self.min_samples_leaf
         min_leaf = int(np.ceil(leaf * n)) if isinstance(leaf, float) else int(leaf)
@@ -104,12 +107,15 @@ class _BaseDecisionTree(BaseEstimator):
         )
         max_depth = _NO_LIMIT if self.max_depth is None else int(self.max_depth)
         limits = (max_depth, min_split, float(min_wleaf), float(self.min_impurity_decrease))
-        if order is None:
+        if self.splitter == "random":  # (1, m): the rows in increasing order, no presort
+            order = row_order(np.flatnonzero(sw != 0.0) if order is None else order[0])
+        elif order is None:
             samples = np.flatnonzero(sw != 0.0).astype(np.intp)  # zero-weight rows: no part
             order = presort(X, samples)  # (d, m) rows sorted by each feature
-        X = np.ascontiguousarray(X)  # one memory layout: one compiled builder
+        if Xt is None:  # (d, n): each feature one contiguous row; one layout, one compiled builder
+            Xt = np.ascontiguousarray(X.T)
         ints, floats, value = build_tree(
-            X, y_codes, y_values, sw, order, K, params, limits,
+            Xt, y_codes, y_values, sw, order, K, params, limits,
             int(self.max_leaf_nodes or 0), np.uint64(seed),
         )  # fmt: skip
         self.tree_ = Tree(
@@ -245,6 +251,8 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
     -----
     ``fit`` sorts the rows once by every feature and keeps that order through the splits (no
     sort per node: a node of m rows costs O(d·m)); the order takes 4·d·n bytes besides X.
+    ``splitter="random"`` sorts nothing: it partitions one array of the n row indices, and a node
+    of m rows costs O(max_features·m).
     X is used as float64: unlike scikit-learn (which rounds X to float32), thresholds are
     midpoints of the float64 values. No missing values: NaN or ±inf in X is an error.
     """

@@ -28,18 +28,24 @@ node counts as visited but is not evaluated. The search stops once ``max_feature
 been visited AND at least one of them was non-constant (or every feature has been drawn), which is
 scikit-learn's rule: it may therefore look at more than ``max_features`` features.
 
-The random splitter (``splitter="random"``, extremely randomised trees) evaluates one threshold per
-visited feature, drawn uniformly in ``[min, max)`` of the node's values (a draw that rounds onto the
-maximum becomes the minimum), instead of sweeping every midpoint; the threshold is the draw itself,
-not a midpoint. Its draws come from the tree's own generator, so a seed reproduces our trees but
-not scikit-learn's.
+The random splitter (``splitter="random"``, extremely randomised trees) is a second node search,
+:func:`random_node_split`: it visits features by the same rule and the same draws, but evaluates one
+threshold per visited non-constant feature, drawn uniformly in ``[min, max)`` of the node's values
+(``θ = min + u·(max − min)``, u the stream's next uniform; a draw that rounds onto the maximum
+becomes the minimum), instead of sweeping every midpoint; the threshold is the draw itself, not a
+midpoint. It needs no sorted order: the node's rows are one array, read once per visited feature
+for (min, max) and once more to sum the left child ``x_ij ≤ θ``, so a node of m rows costs
+O(max_features·m), not O(d·m). Its draws come from the tree's own generator, so a seed reproduces
+our trees but not scikit-learn's.
 
 Absolute error: the sweep needs ``Σ w|y − m|`` of every prefix and suffix of the sorted rows, each
 about its own weighted median; :func:`._criteria.split_stats_absolute` gets all of them in
-O(m log m) with a Fenwick tree over the ranks of y.
+O(m log m) with a Fenwick tree over the ranks of y (the random splitter's one candidate takes the
+two medians directly).
 
-:func:`node_split` is the Numba kernel; :func:`best_split_reference` is the plain NumPy version
-(best splitter, every criterion) that the tests compare it against through :func:`best_split`.
+:func:`best_node_split` and :func:`random_node_split` are the Numba kernels;
+:func:`best_split_reference` is the plain NumPy version of the best splitter (every criterion) that
+the tests compare it against through :func:`best_split`.
 """
 
 from __future__ import annotations
@@ -47,9 +53,17 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._criteria import ABSOLUTE, ENTROPY, GINI, SQUARED, split_stats_absolute
+from ._criteria import ABSOLUTE, ENTROPY, GINI, SQUARED, split_stats_absolute, weighted_median_ae
 
-__all__ = ["best_split_reference", "node_split", "presort", "rand_int", "rand_uniform"]
+__all__ = [
+    "best_node_split",
+    "best_split_reference",
+    "presort",
+    "rand_int",
+    "rand_uniform",
+    "random_node_split",
+    "row_order",
+]
 
 
 def presort(X, samples):
@@ -62,26 +76,37 @@ def presort(X, samples):
     return np.ascontiguousarray(order, dtype=np.int32)  # 4·d·m bytes: half of intp's
 
 
+def row_order(samples):
+    """order (1, m) int32: ``samples`` in increasing row order, the one array of row indices that
+    :func:`random_node_split` needs (the builder partitions it in place like a presort)."""
+    if samples.shape[0] and samples.max() >= 2**31:
+        raise ValueError(f"At most 2**31 - 1 rows are supported; got {samples.max() + 1}.")
+    return np.sort(samples).astype(np.int32)[None, :]
+
+
 # -- the tree's own random stream (splitmix64, so the kernel needs no global state) ------------
+# The state is a uint64 scalar threaded through the calls (s, draw = f(s)): a scalar costs no
+# reference counting, where an array argument costs ~20 ns a call (atomic incref and decref).
 @numba.njit(cache=True)
-def _next_u64(state):
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+def _next_u64(s):
+    s = s + np.uint64(0x9E3779B97F4A7C15)
+    z = (s ^ (s >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    return s, z ^ (z >> np.uint64(31))
 
 
 @numba.njit(cache=True)
-def rand_uniform(state):
-    """A float in [0, 1) with 53 random bits."""
-    return np.float64(_next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+def rand_uniform(s):
+    """(next state, a float in [0, 1) with 53 random bits)."""
+    s, z = _next_u64(s)
+    return s, np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @numba.njit(cache=True)
-def rand_int(state, n):
-    """An int in [0, n)."""
-    return np.int64(_next_u64(state) % np.uint64(n))
+def rand_int(s, n):
+    """(next state, an int in [0, n))."""
+    s, z = _next_u64(s)
+    return s, np.int64(z % np.uint64(n))
 
 
 # -- the sweep over one sorted feature ----------------------------------------------------------
@@ -120,13 +145,12 @@ def _class_proxy(left, total, wL, wN, crit):
 
 
 @numba.njit(cache=True)
-def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf, only):
+def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf):
     """Best (proxy, threshold) of one feature over its sorted node values.
 
     ``xs`` (m,) are the node's values of the feature in increasing order and ``ss`` the rows
     they belong to (indices into ``yc`` class codes, ``yv`` targets, ``w`` weights). Every
-    midpoint is a candidate, or, when ``only`` > 0, only the boundary after the first ``only``
-    rows (the random splitter). Returns (−inf, 0) when no candidate is valid.
+    midpoint is a candidate. Returns (−inf, 0) when no candidate is valid.
     """
     m = xs.shape[0]
     best = -np.inf
@@ -148,7 +172,7 @@ def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, l
             sL += w[r] * yv[r]
         elif crit != ABSOLUTE:
             left[yc[r]] += w[r]
-        if xs[p] <= xs[p - 1] or (only > 0 and p != only):
+        if xs[p] <= xs[p - 1]:
             continue
         if p < min_leaf:
             continue
@@ -172,8 +196,8 @@ def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, l
 
 # -- the search over the features of one node --------------------------------------------------
 @numba.njit(cache=True)
-def node_split(X, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf,
-               state, features, xs, left, buf):  # fmt: skip
+def best_node_split(Xt, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf,
+                    state, features, xs, left, buf):  # fmt: skip
     """Best split (feature, threshold, proxy) of the node owning ``order[:, start:end]``.
 
     ``order[j, start:end]`` are the node's rows sorted by feature j (kept sorted by the builder,
@@ -184,40 +208,109 @@ def node_split(X, order, start, end, yc, yv, w, total, sum_total, wN, params, mi
     first entries are the visit order. ``xs``, ``left``, ``buf`` are scratch buffers. Returns
     feature −1 when no valid split exists.
     """
-    crit, min_leaf, max_features, random_splitter = params[0], params[1], params[2], params[3]
-    m = end - start
-    d = X.shape[1]
+    crit, min_leaf, max_features = params[0], params[1], params[2]
+    m, d, s = end - start, Xt.shape[0], state[0]
     best, best_f, best_theta = -np.inf, -1, 0.0
     visited, n_const, i = 0, 0, 0
     while i < d and (visited < max_features or visited <= n_const):
-        k = i + rand_int(state, d - i)  # Fisher-Yates: draw without replacement
-        f = features[k]
-        features[k] = features[i]
+        s, k = rand_int(s, d - i)  # Fisher–Yates: swap a draw from features[i:] into place i
+        f = features[i + k]
+        features[i + k] = features[i]
         features[i] = f
         i += 1
         visited += 1
         ss = order[f, start:end]
-        lo, hi = X[ss[0], f], X[ss[m - 1], f]
+        if Xt[f, ss[m - 1]] <= Xt[f, ss[0]]:
+            n_const += 1
+            continue
+        for p in range(m):
+            xs[p] = Xt[f, ss[p]]
+        proxy, mid = _sweep(
+            xs[:m], ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf
+        )
+        if proxy > best:
+            best, best_f, best_theta = proxy, f, mid
+    state[0] = s
+    return best_f, best_theta, best
+
+
+@numba.njit(cache=True)
+def _absolute_proxy(xs, m, samples, start, theta, nL, yv, w):
+    """−(Σ_L w|y − m_L| + Σ_R w|y − m_R|) of the split ``x ≤ θ`` of the node's m rows (values
+    ``xs[:m]``), each child about its own weighted median; the left child has nL rows."""
+    ys, ws = np.empty(m), np.empty(m)
+    q, k = 0, nL  # the left rows fill ys[:nL], the right rows ys[nL:]
+    for p in range(m):
+        if xs[p] <= theta:
+            at, q = q, q + 1
+        else:
+            at, k = k, k + 1
+        r = samples[start + p]
+        ys[at], ws[at] = yv[r], w[r]
+    return -(weighted_median_ae(ys[:nL], ws[:nL])[1] + weighted_median_ae(ys[nL:], ws[nL:])[1])
+
+
+@numba.njit(cache=True)
+def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf,
+                      state, features, xs, left):  # fmt: skip
+    """Extremely randomised split (feature, threshold, proxy) of the node ``samples[start:end]``.
+
+    The rows may be in any order (no sorted order is read). Features are drawn as in
+    :func:`best_node_split`; each visited feature j costs one pass for (lo, hi) = (min, max) of
+    its node values and, when lo < hi, one draw θ = lo + u·(hi − lo) (θ := lo if that rounds onto
+    hi, or overflows) and one pass summing the left child ``x_j ≤ θ`` for its proxy. The largest
+    proxy wins, the first visited on a tie. Arguments as :func:`best_node_split`. (One function
+    on purpose: each call of a helper taking arrays costs reference counting per feature.)
+    """
+    crit, min_leaf, max_features = params[0], params[1], params[2]
+    m, d, s = end - start, Xt.shape[0], state[0]
+    best, best_f, best_theta = -np.inf, -1, 0.0
+    visited, n_const, i = 0, 0, 0
+    while i < d and (visited < max_features or visited <= n_const):
+        s, k = rand_int(s, d - i)  # Fisher–Yates: swap a draw from features[i:] into place i
+        f = features[i + k]
+        features[i + k] = features[i]
+        features[i] = f
+        i += 1
+        visited += 1
+        lo = hi = Xt[f, samples[start]]
+        for p in range(m):
+            x = Xt[f, samples[start + p]]
+            xs[p] = x
+            lo = min(lo, x)
+            hi = max(hi, x)
         if hi <= lo:
             n_const += 1
             continue
-        only = 0
-        if random_splitter:  # one threshold θ ~ U[lo, hi): the rows with x ≤ θ go left
-            theta = lo + rand_uniform(state) * (hi - lo)
-            if theta >= hi:
-                theta = lo
-            while X[ss[only], f] <= theta:
-                only += 1
+        s, u = rand_uniform(s)
+        theta = lo + u * (hi - lo)
+        if not theta < hi:  # rounded onto hi (hi would go left), or hi − lo overflowed
+            theta = lo
+        nL, wL, sL = 0, 0.0, 0.0
+        for c in range(left.shape[0]):
+            left[c] = 0.0
         for p in range(m):
-            xs[p] = X[ss[p], f]
-        proxy, mid = _sweep(
-            xs[:m], ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf,
-            only,
-        )  # fmt: skip
-        if random_splitter:
-            mid = theta
+            if xs[p] <= theta:  # (a branch measured faster than a 0/1 product here)
+                r = samples[start + p]
+                nL += 1
+                wL += w[r]
+                if crit == SQUARED:
+                    sL += w[r] * yv[r]
+                elif crit != ABSOLUTE:
+                    left[yc[r]] += w[r]
+        wR = wN - wL
+        if nL < min_leaf or m - nL < min_leaf or wL < min_wleaf or wR < min_wleaf:
+            continue
+        if crit == SQUARED:
+            sR = sum_total - sL
+            proxy = sL * sL / wL + sR * sR / wR
+        elif crit == ABSOLUTE:
+            proxy = _absolute_proxy(xs, m, samples, start, theta, nL, yv, w)
+        else:
+            proxy = _class_proxy(left, total, wL, wN, crit)
         if proxy > best:
-            best, best_f, best_theta = proxy, f, mid
+            best, best_f, best_theta = proxy, f, theta
+    state[0] = s
     return best_f, best_theta, best
 
 
@@ -290,11 +383,14 @@ def best_split_reference(
     return best
 
 
-def best_split(X, y, w, *, criterion="gini", min_samples_leaf=1, min_weight_leaf=0.0, seed=0):
+def best_split(
+    X, y, w, *, criterion="gini", min_samples_leaf=1, min_weight_leaf=0.0, seed=0, splitter="best"
+):
     """The Numba search on one node holding every row of (X, y, w), all features visited.
 
-    Returns (feature, threshold, proxy, visit order): the Python face of :func:`node_split`,
-    for the tests (compared with :func:`best_split_reference` given the same visit order).
+    Returns (feature, threshold, proxy, visit order): the Python face of
+    :func:`best_node_split` (or :func:`random_node_split`), for the tests (compared with
+    :func:`best_split_reference` given the same visit order).
     """
     from ._criteria import CRITERIA, REG_CRITERIA
 
@@ -308,12 +404,27 @@ def best_split(X, y, w, *, criterion="gini", min_samples_leaf=1, min_weight_leaf
     else:
         yc, yv, K = np.zeros(n, dtype=np.intp), np.asarray(y, dtype=np.float64), 1
     total = np.bincount(yc, weights=w, minlength=K).astype(np.float64)
-    order = presort(X, np.arange(n))
     features = np.arange(d)
-    params = np.array([crit, min_samples_leaf, d, 0], dtype=np.int64)
+    params = np.array([crit, min_samples_leaf, d, splitter == "random"], dtype=np.int64)
     state = np.array([seed], dtype=np.uint64)
-    f, theta, proxy = node_split(
-        X, order, 0, n, yc, yv, w, total, float(w @ yv), float(w.sum()), params,
-        float(min_weight_leaf), state, features, np.empty(n), np.empty(K), np.empty(n + 1),
-    )  # fmt: skip
+    args = (yc, yv, w, total, float(w @ yv), float(w.sum()), params, float(min_weight_leaf))
+    if splitter == "random":
+        samples = row_order(np.arange(n))[0]
+        f, theta, proxy = random_node_split(
+            X.T.copy(), samples, 0, n, *args, state, features, np.empty(n), np.empty(K)
+        )
+    else:
+        order = presort(X, np.arange(n))
+        f, theta, proxy = best_node_split(
+            X.T.copy(),
+            order,
+            0,
+            n,
+            *args,
+            state,
+            features,
+            np.empty(n),
+            np.empty(K),
+            np.empty(n + 1),
+        )
     return int(f), float(theta), float(proxy), features
