@@ -1,4 +1,5 @@
-"""Run the benchmark cases: ``python -m benchmarks.run [--filter TEXT] [--no-cold]``.
+"""Run the benchmark cases: ``python -m benchmarks.run [--filter TEXT] [--no-cold]``
+(``--filter "A|B"``: the cases whose name contains A or B).
 
 Every ``benchmarks/cases_*.py`` module contributes a ``CASES`` list. Results are printed as a
 markdown table and written to ``benchmarks/results.md``. ``make bench`` runs this with glibc's
@@ -30,7 +31,9 @@ def load_cases(filter_text: str | None = None):
             continue
         module = importlib.import_module(f"benchmarks.{mod.name}")
         for case in module.CASES:
-            if filter_text is None or filter_text.lower() in case.name.lower():
+            if filter_text is None or any(
+                part.strip().lower() in case.name.lower() for part in filter_text.split("|")
+            ):
                 cases.append(case)
     return cases
 
