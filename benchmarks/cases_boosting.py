@@ -15,16 +15,9 @@ import numpy as np
 from sklearn import ensemble as sk_ensemble
 from sklearn import tree as sk_tree
 
+from benchmarks.cases_tree import _classification  # the trees' data: same arrays
 from benchmarks.harness import Case
 from scratchlearn import ensemble
-from scratchlearn.datasets import make_classification
-
-
-def _classification(n, d=20, seed=0):
-    X, y = make_classification(
-        n_samples=n, n_features=d, n_informative=10, n_redundant=5, random_state=seed
-    )
-    return X.astype(np.float32).astype(np.float64), y
 
 
 def _alpha_diff(ours, theirs, data):

@@ -16,23 +16,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn import ensemble as sk_ensemble
 
+from benchmarks.cases_tree import _classification, _regression  # the trees' data: same arrays
 from benchmarks.harness import Case
 from scratchlearn import ensemble
-from scratchlearn.datasets import make_classification, make_regression
-
-
-def _classification(n, d=20, seed=0):
-    X, y = make_classification(
-        n_samples=n, n_features=d, n_informative=10, n_redundant=5, random_state=seed
-    )
-    return X.astype(np.float32).astype(np.float64), y
-
-
-def _regression(n, d=20, seed=0):
-    X, y = make_regression(
-        n_samples=n, n_features=d, n_informative=10, noise=1.0, random_state=seed
-    )
-    return X.astype(np.float32).astype(np.float64), y
 
 
 def _train_score_diff(ours, theirs, data):

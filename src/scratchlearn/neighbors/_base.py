@@ -169,6 +169,14 @@ class NeighborsBase(BaseEstimator):
 class KNeighborsMixin:
     """``kneighbors`` and ``kneighbors_graph``."""
 
+    def _check_n_neighbors_fit(self):
+        """A k-NN predictor refuses k > n at fit time (scikit-learn waits until predict)."""
+        if self.n_neighbors > self.n_samples_fit_:
+            raise ValueError(
+                f"n_neighbors = {self.n_neighbors} is larger than the number of training "
+                f"samples, n_samples = {self.n_samples_fit_}."
+            )
+
     def kneighbors(self, X=None, n_neighbors=None, return_distance=True):
         """The ``n_neighbors`` nearest training points of each query, nearest first.
 

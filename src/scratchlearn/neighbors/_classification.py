@@ -102,11 +102,7 @@ class KNeighborsClassifier(KNeighborsMixin, _ClassifierBase):
         self.n_jobs = n_jobs
 
     def _after_fit(self, y):
-        if self.n_neighbors > self.n_samples_fit_:
-            raise ValueError(
-                f"n_neighbors = {self.n_neighbors} is larger than the number of training "
-                f"samples, n_samples = {self.n_samples_fit_}."
-            )
+        self._check_n_neighbors_fit()
 
     def predict_proba(self, X):
         """(n, K) weighted vote of the k nearest neighbours; rows sum to one."""

@@ -83,11 +83,7 @@ class KNeighborsRegressor(KNeighborsMixin, _RegressorBase):
         self.n_jobs = n_jobs
 
     def _after_fit(self):
-        if self.n_neighbors > self.n_samples_fit_:
-            raise ValueError(
-                f"n_neighbors = {self.n_neighbors} is larger than the number of training "
-                f"samples, n_samples = {self.n_samples_fit_}."
-            )
+        self._check_n_neighbors_fit()
 
     def predict(self, X):
         """ŷ = Σ w_j y_j / Σ w_j over the k nearest neighbours."""
