@@ -159,7 +159,10 @@ def _sweep(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, index, u, act
         m = min(m, PG)
         if abs(PG) > 1e-12:
             a_old = alpha[i]
-            alpha[i] = min(max(a_old - G / QD[i], 0.0), U[i])
+            if QD[i] > 0.0:
+                alpha[i] = min(max(a_old - G / QD[i], 0.0), U[i])
+            else:  # xᵢ = 0 under the hinge: f is linear in αᵢ, minimised at a bound
+                alpha[i] = U[i] if G < 0.0 else 0.0
             _row_axpy((alpha[i] - a_old) * y[i], w, data, indices, indptr, dense, i, B)
         s += 1
     return active, M, m
