@@ -141,6 +141,9 @@ def _sweep(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, index, u, act
     s = 0
     while s < active:
         i = index[s]
+        if U[i] == 0.0:  # Cᵢ = 0: αᵢ = 0 is fixed, its projected gradient is zero
+            s += 1
+            continue
         G = y[i] * _row_dot(w, data, indices, indptr, dense, i, B) - 1.0 + D[i] * alpha[i]
         PG = G
         if alpha[i] == 0.0:
@@ -211,6 +214,7 @@ def projected_gradient(X, y, C, w, alpha, *, loss="squared_hinge", bias=0.0):
     PG[alpha == 0.0] = np.minimum(G[alpha == 0.0], 0.0)
     at_U = (alpha == U) & (alpha > 0.0)
     PG[at_U] = np.maximum(G[at_U], 0.0)
+    PG[U == 0.0] = 0.0  # a box [0, 0]
     return PG
 
 
