@@ -123,7 +123,7 @@ class RankSVM(BaseRanker):
         Pairs the SVM was trained on.
     n_iter_, history_, stop_reason_ :
         The solver's fit record: ``history_["objective"]`` the dual objective and
-        ``history_["grad_norm"]`` the largest projected-gradient violation, per recorded pass.
+        ``history_["grad_norm"]`` the spread M − m of the projected gradients, per pass.
     """
 
     _parameter_constraints = {
