@@ -22,12 +22,13 @@ FAMILY = Family(
             name="RankSVM",
             summary="linear SVM on pair differences inside each query",
             sklearn="sklearn.svm.LinearSVC",
-            demo_params={"random_state": 0},
-            check_params={"random_state": 0},
+            demo_params={"C": 0.1, "random_state": 0},
+            check_params={"C": 0.1, "random_state": 0},
         ),
         Entry(
             name="ListNet",
             summary="top-one cross-entropy per query, by gradient descent",
+            check_params={"alpha": 0.1},
         ),
     ],
 )
