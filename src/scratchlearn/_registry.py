@@ -73,10 +73,11 @@ FAMILY_PACKAGES = (
     "neighbors",
     "cluster",
     "mixture",
+    "ranking",
 )
 
 #: Every task an estimator can have (see :func:`task_of`).
-TASKS = ("classifier", "regressor", "clusterer", "transformer", "text")
+TASKS = ("classifier", "regressor", "clusterer", "transformer", "text", "ranker")
 
 
 def kebab(name: str) -> str:
@@ -88,15 +89,17 @@ def task_of(cls) -> str:
     """The task of an estimator class, read from its mixins and tags.
 
     "text" when it reads documents only (``X_types`` has "text" and no "2darray"), else
-    "classifier", "regressor", "clusterer" or "transformer" by the :mod:`scratchlearn.base`
-    mixin it inherits. Raises ``TypeError`` for a class with none of them.
+    "ranker", "classifier", "regressor", "clusterer" or "transformer" by the
+    :mod:`scratchlearn.base` mixin it inherits (a ranker is asked first: scikit-learn sees it
+    as a regressor). Raises ``TypeError`` for a class with none of them.
     """
-    from .base import ClassifierMixin, ClusterMixin, RegressorMixin, TransformerMixin
+    from .base import ClassifierMixin, ClusterMixin, RankerMixin, RegressorMixin, TransformerMixin
 
     x_types = cls()._scratch_tags()["X_types"]  # __init__ only stores defaults: cheap
     if "text" in x_types and "2darray" not in x_types:
         return "text"
     mixins = (
+        (RankerMixin, "ranker"),
         (ClassifierMixin, "classifier"),
         (RegressorMixin, "regressor"),
         (ClusterMixin, "clusterer"),

@@ -29,6 +29,7 @@ __all__ = [
     "RegressorMixin",
     "TransformerMixin",
     "ClusterMixin",
+    "RankerMixin",
     "clone",
     "is_classifier",
     "is_regressor",
@@ -380,6 +381,31 @@ class RegressorMixin:
         from .metrics import r2_score
 
         return r2_score(y, self.predict(X), sample_weight=sample_weight)
+
+
+class RankerMixin:
+    """Adds the mean NDCG over queries as ``score``: the mixin of learning-to-rank estimators.
+
+    A ranker is fitted with ``fit(X, y, qid=None)``: ``y`` holds relevance labels and ``qid``
+    one query id per row; without ``qid`` every row belongs to one query. scikit-learn sees a
+    ranker as a regressor that predicts scores (its tag ``estimator_type`` is "regressor",
+    with ``poor_score`` because NDCG is not R²), so its common checks run unchanged;
+    scratchlearn's registry reads the task "ranker" from this mixin.
+    """
+
+    _estimator_type = "ranker"
+
+    def _scratch_tags(self) -> dict:
+        t = super()._scratch_tags()
+        t.update(estimator_type="regressor", requires_y=True, poor_score=True)
+        return t
+
+    def score(self, X, y, qid=None) -> float:
+        """Mean over queries of NDCG (linear gain, all ranks) of ``predict(X)`` against ``y``."""
+        from .metrics import ndcg_score
+
+        scores = self.predict(X)  # validates X first
+        return float(ndcg_score(y, scores, qid=qid))
 
 
 class TransformerMixin:

@@ -71,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="bundled dataset name or CSV path (default: the showcase dataset)",
     )
     fit.add_argument("--target", metavar="COL", help="target column of a CSV file")
+    fit.add_argument("--group", metavar="COL", help="query-id column of a CSV file (rankers)")
     fit.add_argument(
         "--set",
         metavar="PARAM=VALUE",

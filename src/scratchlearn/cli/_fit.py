@@ -44,6 +44,55 @@ def _cross_validate(spec, estimator, X, y, k, seed):
     return scores
 
 
+def _split_queries(X, y, qid, test_size, seed):
+    """A held-out split that keeps every query whole: the query ids are split, not the rows."""
+    from ..model_selection import train_test_split
+
+    ids = np.unique(qid)
+    if len(ids) < 2:
+        raise CLIError("a held-out split of a ranker needs at least 2 queries (or --test-size 0)")
+    _, test_ids = train_test_split(ids, test_size=test_size, random_state=seed)
+    test = np.isin(qid, test_ids)
+    return X[~test], X[test], y[~test], y[test], qid[~test], qid[test]
+
+
+def _cross_validate_queries(estimator, X, y, qid, k, seed):
+    """Mean NDCG per fold of K folds of whole queries (``GroupKFold`` on the query ids)."""
+    from ..base import clone
+    from ..model_selection import GroupKFold
+
+    if len(np.unique(qid)) < k:
+        raise CLIError(f"--cv {k} needs at least {k} queries")
+    scores = []
+    for train, test in GroupKFold(n_splits=k).split(X, y, groups=qid):
+        fitted = clone(estimator).fit(X[train], y[train], qid=qid[train])
+        scores.append(fitted.score(X[test], y[test], qid=qid[test]))
+    return np.asarray(scores)
+
+
+def _query_ids(entry, bunch, group):
+    """The query id of every row for a ranker (``--group`` column, or the bundled ``qid``);
+    the column is taken out of the features. Refuses ``--group`` for other tasks."""
+    grouped = task_spec(entry.task).grouped
+    if not grouped:
+        if group is not None:
+            raise CLIError(f"--group applies to rankers; {entry.name} is a {entry.task}")
+        return None
+    if group is None:
+        if bunch.get("qid") is not None:
+            return np.asarray(bunch["qid"])
+        raise CLIError(f"{entry.name} is a ranker: name the query-id column with --group COLUMN")
+    names = [str(v) for v in (bunch.get("feature_names") or [])]
+    if group not in names:
+        shown = ", ".join(names)
+        raise CLIError(f"--group {group!r}: no such feature column (columns: {shown})")
+    j = names.index(group)
+    qid = np.asarray(bunch["data"][:, j])
+    bunch["data"] = np.delete(bunch["data"], j, axis=1)
+    bunch["feature_names"] = [v for i, v in enumerate(names) if i != j]
+    return qid
+
+
 def _readable_history(estimator) -> bool:
     from ..plotting._curves import history_curves
 
@@ -96,6 +145,7 @@ def _prepare(args, out, err):
     bunch = load_data(spec, args.target)
     if supervised and bunch.get("target") is None:
         raise CLIError(f"{entry.name} needs a target; name its column with --target")
+    bunch["qid"] = _query_ids(entry, bunch, args.group)
     estimator, note = adapt_to_data(base, bunch["kind"])
     if note:
         print(note, file=err)
@@ -109,9 +159,33 @@ def _prepare(args, out, err):
     return entry, estimator, bunch, spec
 
 
-def _fit_and_report(args, task, estimator, X, y, out):
+def _fit_and_report_queries(args, spec, estimator, X, y, qid, out):
+    """A ranker's fit: split, fit and cross-validate by whole queries; print the scores."""
+    if args.test_size > 0:
+        X_tr, X_te, y_tr, y_te, q_tr, q_te = _split_queries(X, y, qid, args.test_size, args.seed)
+        n_tr, n_te = len(np.unique(q_tr)), len(np.unique(q_te))
+        print(f"held-out split: {n_tr} train / {n_te} test queries (seed {args.seed})", file=out)
+    else:
+        X_tr, y_tr, q_tr, X_te = X, y, qid, None
+    start = time.perf_counter()
+    estimator.fit(X_tr, y_tr, qid=q_tr)
+    seconds = time.perf_counter() - start
+    if X_te is not None:
+        for name, value in spec.scores(estimator, X_te, y_te, q_te):
+            print(f"  {name:<9} {value:.4f}", file=out)
+    print(f"fit time: {seconds:.3f} s", file=out)
+    if args.cv is not None:
+        scores = _cross_validate_queries(estimator, X, y, qid, args.cv, args.seed)
+        mean, std = np.mean(scores), np.std(scores)
+        print(f"cv ({args.cv} folds) {spec.cv_metric}: {mean:.4f} ± {std:.4f}", file=out)
+    return (X_te, y_te) if X_te is not None else (X_tr, y_tr)
+
+
+def _fit_and_report(args, task, estimator, X, y, out, qid=None):
     """Fit (on the training part when there is a held-out part) and print the scores."""
     spec = task_spec(task)
+    if spec.grouped:
+        return _fit_and_report_queries(args, spec, estimator, X, y, qid, out)
     if spec.supervised and args.test_size > 0:
         X_tr, X_te, y_tr, y_te = _split(spec, X, y, args.test_size, args.seed)
         print(f"held-out split: {len(y_tr)} train / {len(y_te)} test (seed {args.seed})", file=out)
@@ -141,7 +215,7 @@ def run_fit(args, out=sys.stdout, err=sys.stderr) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         X_eval, y_eval = _fit_and_report(
-            args, task, estimator, bunch["data"], bunch.get("target"), out
+            args, task, estimator, bunch["data"], bunch.get("target"), out, bunch["qid"]
         )
     shown = [w for w in caught if not issubclass(w.category, QUIET_WARNINGS)]
     for name, message in dict.fromkeys((w.category.__name__, one_line(w.message)) for w in shown):

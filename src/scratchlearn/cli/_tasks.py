@@ -1,7 +1,7 @@
 """What the commands do per task, as one table: :data:`TASKS` maps a task to a :class:`TaskSpec`.
 
 A task is what :func:`scratchlearn._registry.task_of` reads from an estimator class
-("classifier", "regressor", "clusterer", "transformer", "text"). ``scratchlearn fit`` and
+("classifier", "regressor", "clusterer", "transformer", "text", "ranker"). ``scratchlearn fit`` and
 ``scratchlearn demo`` look everything task-dependent up here (how to split, which metrics to
 print, what ``--plot`` draws, how ``--cv`` splits), so a new task is one more row.
 """
@@ -27,6 +27,8 @@ class TaskSpec:
     plot : ``(ax, estimator, X, y, target_names) -> what`` drawn by ``--plot`` when the model
         has no loss history; None when the task has no such plot.
     cv_metric : name of the score ``--cv`` reports (the estimator's ``score``).
+    grouped : rows belong to queries (``qid``): split and cross-validate by whole queries, and
+        call ``scores(estimator, X, y, qid)``.
     """
 
     supervised: bool
@@ -35,6 +37,7 @@ class TaskSpec:
     demo_score: Callable
     plot: Callable | None = None
     cv_metric: str | None = None
+    grouped: bool = False
 
 
 def _log_loss(y_true, proba, classes) -> float:
@@ -66,6 +69,21 @@ def _regressor_scores(estimator, X, y):
         ("RMSE", float(np.sqrt(metrics.mean_squared_error(y, y_pred)))),
         ("MAE", metrics.mean_absolute_error(y, y_pred)),
     ]
+
+
+def _ranker_scores(estimator, X, y, qid=None):
+    from .. import metrics
+
+    s = estimator.predict(X)
+    return [
+        ("NDCG", metrics.ndcg_score(y, s, qid=qid)),
+        ("NDCG@1", metrics.ndcg_score(y, s, qid=qid, k=1)),
+        ("MAP", metrics.mean_average_precision(y, s, qid=qid)),
+    ]
+
+
+def _demo_ndcg(estimator, X, y):
+    return "NDCG", f"{estimator.score(X, y):.4f}"
 
 
 def _output_shape(estimator, X, y):
@@ -152,6 +170,14 @@ TASKS: dict[str, TaskSpec] = {
     ),
     "text": TaskSpec(
         supervised=False, stratify=False, scores=_output_shape, demo_score=_demo_features_out
+    ),
+    "ranker": TaskSpec(
+        supervised=True,
+        stratify=False,
+        scores=_ranker_scores,
+        demo_score=_demo_ndcg,
+        cv_metric="NDCG",
+        grouped=True,
     ),
 }
 

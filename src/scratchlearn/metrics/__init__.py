@@ -10,6 +10,8 @@ regression        MSE, RMSE, MAE, R², Tweedie / Poisson / gamma deviances, D²
 clustering        contingency matrix, (adjusted) Rand index, mutual information, NMI,
                   homogeneity / completeness / V-measure, silhouette,
                   Calinski–Harabasz, Davies–Bouldin
+ltr               learning to rank, per query: DCG, NDCG, (mean) average precision,
+                  mean reciprocal rank, precision at k
 scorers           ``get_scorer``, ``check_scoring``, ``make_scorer`` for model selection
 ``pairwise``      distances (euclidean, manhattan, chebyshev, minkowski, cosine,
                   hamming) and kernels (linear, polynomial, RBF, sigmoid)
@@ -47,6 +49,14 @@ from ._clustering import (
     silhouette_samples,
     silhouette_score,
     v_measure_score,
+)
+from ._ltr import (
+    average_precision,
+    dcg_score,
+    mean_average_precision,
+    mean_reciprocal_rank,
+    ndcg_score,
+    precision_at_k,
 )
 from ._ranking import log_loss, roc_auc_score, roc_curve
 from ._regression import (
@@ -111,6 +121,12 @@ __all__ = [
     "mean_tweedie_deviance",
     "r2_score",
     "root_mean_squared_error",
+    "average_precision",
+    "dcg_score",
+    "mean_average_precision",
+    "mean_reciprocal_rank",
+    "ndcg_score",
+    "precision_at_k",
     "check_multimetric_scoring",
     "check_scoring",
     "get_scorer",
