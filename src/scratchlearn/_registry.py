@@ -73,6 +73,7 @@ FAMILY_PACKAGES = (
     "neighbors",
     "cluster",
     "mixture",
+    "multiclass",
 )
 
 #: Every task an estimator can have (see :func:`task_of`).
