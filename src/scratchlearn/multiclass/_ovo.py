@@ -88,7 +88,7 @@ class OneVsOneClassifier(_BaseMultiClass):
         ]
         targets = []
         for r in rows:
-            Xr = X[r][:, r] if pairwise else X[r]
+            Xr = X[np.ix_(r, r)] if pairwise else X[r]  # the Gram matrix of the pair's rows
             targets.append((Xr, (codes[r] != codes[r].min()).astype(np.int64)))
         self.estimators_ = self._fit_learners(base, X, targets)
         self.pairwise_indices_ = rows if pairwise else None

@@ -81,7 +81,8 @@ class OneVsRestClassifier(_BaseMultiClass):
         """``P_{h_k}(1 | x) / Σ_j P_{h_j}(1 | x)`` (n, K)."""
         check_is_fitted(self)
         X = self._validate_data(X, reset=False, accept_sparse=("csr", "csc"), dtype=np.float64)
-        P = np.column_stack([h.predict_proba(X)[:, 1] for h in self.estimators_])  # (n, L)
+        # (n, L), stored column by column so that each row sums left to right, as scikit-learn
+        P = np.array([h.predict_proba(X)[:, 1] for h in self.estimators_]).T
         if self.n_classes_ == 2:
             P = np.column_stack([1.0 - P[:, 0], P[:, 0]])
         total = P.sum(axis=1, keepdims=True)
