@@ -453,6 +453,7 @@ def test_demo_stories_come_from_the_families():
         "scratchlearn.cluster._showcase",
         "scratchlearn.cluster._showcase_kmedoids",
         "scratchlearn.mixture._showcase",
+        "scratchlearn.multiclass._showcase",
         "scratchlearn.ranking._showcase",
     ]
 

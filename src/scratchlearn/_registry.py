@@ -73,6 +73,7 @@ FAMILY_PACKAGES = (
     "neighbors",
     "cluster",
     "mixture",
+    "multiclass",
     "ranking",
 )
 
