@@ -215,6 +215,13 @@ def test_model_file_round_trip(tmp_path):
     assert back.explain(sentence) == m.explain(sentence)
 
 
+def test_the_registry_reads_a_sequence_labeller():
+    from scratchlearn._registry import get_entry, task_of
+
+    assert task_of(StructuredPerceptron) == "sequence"
+    assert get_entry("structured-perceptron").task == "sequence"
+
+
 def test_verbose_shows_a_progress_bar(capsys):
     X, Y = _toy()
     StructuredPerceptron(max_iter=2, verbose=1, shuffle=False).fit(X, Y)
