@@ -38,7 +38,7 @@ from ..utils import check_random_state
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_is_fitted
 from ._features import check_sequences, index_corpus
-from ._viterbi import decode_corpus, emission_scores, viterbi
+from ._viterbi import decode_corpus, emission_matrix, emission_scores, viterbi
 
 __all__ = ["StructuredPerceptron"]
 
@@ -278,7 +278,7 @@ class StructuredPerceptron(BaseEstimator):
         check_is_fitted(self)
         (tokens,) = check_sequences([sequence], "sequence")
         ids, token_ptr, _ = index_corpus([tokens], self.features, self.vocabulary_, grow=False)
-        E = emission_scores(self.coef_, ids, token_ptr, 0, len(tokens))
+        E = emission_matrix(self.coef_, ids, token_ptr)  # (n, K)
         path, _ = viterbi(E, self.transitions_)
         K = len(self.classes_)
         records, total, prev = [], 0.0, K

@@ -29,14 +29,19 @@ index. An empty sentence has the empty path and score 0.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from numba import njit
 
-__all__ = ["emission_scores", "viterbi", "decode_corpus"]
+__all__ = ["emission_scores", "emission_matrix", "viterbi", "decode_corpus"]
 
 
 @njit(cache=True)
 def emission_scores(W, ids, token_ptr, t0, t1):
-    """E[i, :] = Σ_{f ∈ φ(token t0+i)} W[f, :] for the tokens t0..t1-1: (t1 - t0, K)."""
+    """E[i, :] = Σ_{f ∈ φ(token t0+i)} W[f, :] for the tokens t0..t1-1: (t1 - t0, K).
+
+    Used inside the training kernel, where W changes after every sentence; prediction computes
+    all rows at once with :func:`emission_matrix`.
+    """
     K = W.shape[1]
     E = np.zeros((t1 - t0, K))
     for i in range(t1 - t0):
@@ -78,12 +83,19 @@ def viterbi(E, T):
     return path, best
 
 
-@njit(cache=True)
+def emission_matrix(W, ids, token_ptr):
+    """E = Φ W for every token at once: Φ the (n_tokens, n_features) 0/1 count matrix (CSR)."""
+    n_tokens = token_ptr.shape[0] - 1
+    phi = sp.csr_array(
+        (np.ones(ids.shape[0]), ids, token_ptr), shape=(n_tokens, W.shape[0])
+    )  # duplicate ids in a row are summed, as in emission_scores
+    return np.asarray(phi @ W)  # (n_tokens, K)
+
+
 def decode_corpus(W, T, ids, token_ptr, sent_ptr):
     """The Viterbi path of every sentence, concatenated: (n_tokens,) int64 tag indices."""
-    out = np.empty(token_ptr.shape[0] - 1, dtype=np.int64)
-    for s in range(sent_ptr.shape[0] - 1):
-        t0, t1 = sent_ptr[s], sent_ptr[s + 1]
-        path, _ = viterbi(emission_scores(W, ids, token_ptr, t0, t1), T)
-        out[t0:t1] = path
+    E = emission_matrix(W, ids, token_ptr)
+    out = np.empty(E.shape[0], dtype=np.int64)
+    for t0, t1 in zip(sent_ptr[:-1].tolist(), sent_ptr[1:].tolist()):
+        out[t0:t1] = viterbi(E[t0:t1], T)[0]
     return out
