@@ -24,6 +24,11 @@ every sentence, which generalises much better than the last w. It is computed la
 weight keeps a running sum S and the time τ of its last change; before changing it at time c,
 S += (c - τ)·w and τ = c; at the end w̄ = (S + (C - τ)·w) / C. An update then costs O(1) per
 weight it touches instead of O(size of w) per sentence.
+
+References
+----------
+Collins, M. (2002). Discriminative training methods for hidden Markov models: theory and
+experiments with perceptron algorithms. Proceedings of EMNLP 2002, 1-8.
 """
 
 from __future__ import annotations
