@@ -34,6 +34,22 @@ def _categorical():
     return X, y
 
 
+def _sequences():
+    sentences = [
+        ["The", "dog", "runs", "."],
+        ["A", "cat", "sleeps", "here"],
+        ["Dogs", "run", "fast"],
+        ["I", "saw", "2", "well-fed", "cats", "."],
+    ]
+    tags = [
+        ["DET", "NOUN", "VERB", "PUNCT"],
+        ["DET", "NOUN", "VERB", "ADV"],
+        ["NOUN", "VERB", "ADV"],
+        ["PRON", "VERB", "NUM", "ADJ", "NOUN", "PUNCT"],
+    ]
+    return sentences * 3, tags * 3
+
+
 def problem_for(entry):
     """(X, y) for ``entry`` (a registry Entry); y is None for unsupervised transformers.
 
@@ -46,6 +62,8 @@ def problem_for(entry):
     x_types = tags["X_types"]
     if entry.task == "text":
         return _texts()
+    if entry.task == "sequence":
+        return _sequences()
     if "1dlabels" in x_types:
         return None, load_iris().target
     if "categorical" in x_types:

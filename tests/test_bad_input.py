@@ -18,7 +18,7 @@ from scratchlearn._registry import all_estimators
 from scratchlearn.exceptions import InvalidParameterError, NotFittedError
 from scratchlearn.utils._param_validation import Interval, StrOptions
 
-ENTRIES = [e for e in all_estimators() if e.common_checks or e.task == "text"]
+ENTRIES = [e for e in all_estimators() if e.common_checks or e.task in ("text", "sequence")]
 
 
 def _importable(entry):
@@ -37,7 +37,7 @@ def _categorical(entry) -> bool:
     return "categorical" in entry.cls()._scratch_tags()["X_types"]
 
 
-NUMERIC = [e for e in ENTRIES if e.task != "text" and not _categorical(e)]
+NUMERIC = [e for e in ENTRIES if e.task not in ("text", "sequence") and not _categorical(e)]
 ids = lambda entries: [e.name for e in entries]  # noqa: E731
 
 
@@ -89,7 +89,7 @@ def _good_fit(entry):
     [
         ("nan", "Input X contains NaN"),
         ("inf", "Input X contains infinity"),
-        ("empty", r"Found array with 0 sample\(s\) \(shape=\(0, \d+\)\)"),
+        pytest.param("empty", r"Found array with 0 sample\(s\) \(shape=\(0, \d+\)\)", id="empty"),
         ("3d", "Found array with dim 3 for X"),
         ("strings", "not numbers"),
     ],
@@ -321,7 +321,10 @@ def test_sample_weight_of_wrong_length_sign_or_shape(entry):
         _fit(entry.make(), X, y, sample_weight=np.ones((n, 2)))
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=ids(ENTRIES))
+ARRAY_INPUT = [e for e in ENTRIES if e.task != "sequence"]  # sequences: see the end
+
+
+@pytest.mark.parametrize("entry", ARRAY_INPUT, ids=ids(ARRAY_INPUT))
 def test_caller_arrays_are_not_modified(entry):
     X, y = problem_for(entry)
     X_before = X.copy()
@@ -361,3 +364,70 @@ TEXT = [e for e in ENTRIES if e.task == "text"]
 def test_text_input_errors(entry, docs, match):
     with pytest.raises(ValueError, match=match):
         entry.make().fit(docs)
+
+
+SEQUENCE = [e for e in ENTRIES if e.task == "sequence"]
+
+
+def _bad_sequences(case, X, y):
+    """(sequences, label sequences) with one defect; the good ones are lists of token lists."""
+    X, y = [list(s) for s in X], [list(t) for t in y]
+    if case == "lengths":
+        y[2] = y[2][:-1]
+    elif case == "count":
+        y = y[:-1]
+    elif case == "non-string":
+        X[1][0] = 3.5
+    elif case == "bare-string":
+        X[0] = " ".join(X[0])
+    elif case == "empty":
+        X, y = [], []
+    return X, y
+
+
+@pytest.mark.parametrize("entry", SEQUENCE, ids=ids(SEQUENCE))
+@pytest.mark.parametrize(
+    "case, match",
+    [
+        pytest.param(
+            "lengths", r"sentence 2 has \d+ tokens but \d+ tags in label_sequences", id="lengths"
+        ),
+        pytest.param(
+            "count", r"sequences has \d+ sentences but label_sequences has \d+", id="count"
+        ),
+        pytest.param("non-string", r"sequences\[1\]\[0\] is float 3.5, not a str", id="non-string"),
+        pytest.param(
+            "bare-string",
+            r"sequences\[0\] is str '.*', not a list of token strings",
+            id="bare-string",
+        ),
+        pytest.param("empty", "sequences is empty", id="empty"),
+    ],
+)
+def test_sequence_input_errors(entry, case, match):
+    X, y = _bad_sequences(case, *problem_for(entry))
+    with pytest.raises(ValueError, match=match):
+        entry.make().fit(X, y)
+
+
+@pytest.mark.parametrize("entry", SEQUENCE, ids=ids(SEQUENCE))
+def test_sequence_predict_and_score_errors(entry):
+    X, y = problem_for(entry)
+    est = entry.make().fit(X, y)
+    with pytest.raises(ValueError, match=r"sequences\[0\]\[1\] is NoneType None, not a str"):
+        est.predict([["a", None]])
+    unseen = [["TAG-NEVER-SEEN"] * len(s) for s in X]
+    with pytest.raises(ValueError, match=r"tags not seen in fit: \['TAG-NEVER-SEEN'\]"):
+        est.score(X, unseen)
+
+
+@pytest.mark.parametrize("entry", SEQUENCE, ids=ids(SEQUENCE))
+def test_caller_sequences_are_not_modified(entry):
+    import copy
+
+    X, y = problem_for(entry)
+    X_before, y_before = copy.deepcopy(X), copy.deepcopy(y)
+    est = entry.make().fit(X, y)
+    est.predict(X)
+    est.score(X, y)
+    assert X == X_before and y == y_before

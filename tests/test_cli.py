@@ -252,6 +252,10 @@ def _write(path, text):
         (["frobnicate"], r"invalid choice: 'frobnicate'"),
         (["fit", "count-vectorizer", "--data", "iris"], r"CountVectorizer needs text documents"),
         (
+            ["fit", "structured-perceptron"],
+            r"cannot train StructuredPerceptron: it labels sentences \(lists of tokens\)",
+        ),
+        (
             ["fit", "ridge", "--data", "diabetes", "--set", "solver=magic"],
             r"invalid value for "
             r"solver",
@@ -455,6 +459,7 @@ def test_demo_stories_come_from_the_families():
         "scratchlearn.mixture._showcase",
         "scratchlearn.multiclass._showcase",
         "scratchlearn.ranking._showcase",
+        "scratchlearn.structured._showcase",
     ]
 
 

@@ -436,6 +436,9 @@ def _outputs(est, X, y):
         except (AttributeError, NotImplementedError) as exc:  # e.g. available only for some params
             out[method] = ("unavailable", type(exc).__name__)
             continue
+        if isinstance(result, list):  # a sequence labeller's tag lists: tokens, then lengths
+            out[method + " tokens"] = np.asarray([t for seq in result for t in seq])
+            result = [len(seq) for seq in result]
         out[method] = result.toarray() if sp.issparse(result) else np.asarray(result)
     return out
 

@@ -8,7 +8,8 @@ holds only the machinery: :class:`Entry`, :class:`Family`, the look-up by name o
 An entry states what the class cannot: the family it belongs to, a one-line summary, the demo's
 dataset and parameters, the scikit-learn counterpart. Its public ``module`` comes from the family
 and its ``task`` from the class itself (:func:`task_of`: the mixins of :mod:`scratchlearn.base`,
-and "text" for estimators that read documents), so it is never written twice.
+"text" for estimators that read documents, "sequence" for sequence labellers), so it is
+never written twice.
 
 Loading is lazy. The ``_entries.py`` files are read without importing their package (whose
 ``__init__`` imports the model code), so listing the registry imports no model module; a class
@@ -75,10 +76,11 @@ FAMILY_PACKAGES = (
     "mixture",
     "multiclass",
     "ranking",
+    "structured",
 )
 
 #: Every task an estimator can have (see :func:`task_of`).
-TASKS = ("classifier", "regressor", "clusterer", "transformer", "text", "ranker")
+TASKS = ("classifier", "regressor", "clusterer", "transformer", "text", "ranker", "sequence")
 
 
 def kebab(name: str) -> str:
@@ -89,6 +91,7 @@ def kebab(name: str) -> str:
 def task_of(cls) -> str:
     """The task of an estimator class, read from its mixins and tags.
 
+    "sequence" when it labels sequences (``X_types`` has "sequences": lists of token lists);
     "text" when it reads documents only (``X_types`` has "text" and no "2darray"), else
     "ranker", "classifier", "regressor", "clusterer" or "transformer" by the
     :mod:`scratchlearn.base` mixin it inherits (a ranker is asked first: scikit-learn sees it
@@ -97,6 +100,8 @@ def task_of(cls) -> str:
     from .base import ClassifierMixin, ClusterMixin, RankerMixin, RegressorMixin, TransformerMixin
 
     x_types = cls()._scratch_tags()["X_types"]  # __init__ only stores defaults: cheap
+    if "sequences" in x_types:
+        return "sequence"
     if "text" in x_types and "2darray" not in x_types:
         return "text"
     mixins = (

@@ -134,6 +134,10 @@ def _prepare(args, out, err):
     """Check the arguments, load the data and build the (adapted) estimator, before any work."""
     entry = resolve_entry(args.estimator)
     base = entry.cls(**parse_settings(entry.cls, args.set))
+    if task_spec(entry.task).no_table:
+        raise CLIError(
+            f"scratchlearn fit cannot train {entry.name}: {task_spec(entry.task).no_table}"
+        )
     spec = args.data or entry.dataset
     if spec is None:
         raise CLIError(f"{entry.name} has no showcase dataset; give one with --data")

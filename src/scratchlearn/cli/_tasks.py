@@ -1,9 +1,10 @@
 """What the commands do per task, as one table: :data:`TASKS` maps a task to a :class:`TaskSpec`.
 
 A task is what :func:`scratchlearn._registry.task_of` reads from an estimator class
-("classifier", "regressor", "clusterer", "transformer", "text", "ranker"). ``scratchlearn fit`` and
-``scratchlearn demo`` look everything task-dependent up here (how to split, which metrics to
-print, what ``--plot`` draws, how ``--cv`` splits), so a new task is one more row.
+("classifier", "regressor", "clusterer", "transformer", "text", "ranker", "sequence").
+``scratchlearn fit`` and ``scratchlearn demo`` look everything task-dependent up here (how
+to split, which metrics to print, what ``--plot`` draws, how ``--cv`` splits), so a new task
+is one more row.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class TaskSpec:
     cv_metric : name of the score ``--cv`` reports (the estimator's ``score``).
     grouped : rows belong to queries (``qid``): split and cross-validate by whole queries, and
         call ``scores(estimator, X, y, qid)``.
+    no_table : why ``scratchlearn fit`` cannot train this task on a table (CSV or bundled
+        table), or None when it can.
     """
 
     supervised: bool
@@ -38,6 +41,7 @@ class TaskSpec:
     plot: Callable | None = None
     cv_metric: str | None = None
     grouped: bool = False
+    no_table: str | None = None
 
 
 def _log_loss(y_true, proba, classes) -> float:
@@ -106,6 +110,14 @@ def _demo_r2(estimator, X, y):
 
 def _demo_features_out(estimator, X, y):
     return "features out", str(np.shape(estimator.transform(X))[-1])
+
+
+def _token_accuracy(estimator, X, y):
+    return [("token accuracy", estimator.score(X, y))]
+
+
+def _demo_token_accuracy(estimator, X, y):
+    return "token accuracy", f"{estimator.score(X, y):.4f}"
 
 
 def _demo_clusters(estimator, X, y):
@@ -178,6 +190,18 @@ TASKS: dict[str, TaskSpec] = {
         demo_score=_demo_ndcg,
         cv_metric="NDCG",
         grouped=True,
+    ),
+    "sequence": TaskSpec(
+        supervised=True,
+        stratify=False,
+        scores=_token_accuracy,
+        demo_score=_demo_token_accuracy,
+        cv_metric="token accuracy",
+        no_table=(
+            "it labels sentences (lists of tokens), which a table cannot hold; use it from "
+            "Python, e.g. on scratchlearn.datasets.load_ud_english_ewt() (the demo's "
+            "'structured' story shows how)"
+        ),
     ),
 }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..utils import Bunch
+from ._conllu import load_ud_english_ewt, read_conllu
 from ._csv import load_csv
 from ._real import (
     load_breast_cancer,
@@ -60,6 +61,8 @@ __all__ = [
     "load_tic_tac_toe",
     "load_randhie",
     "load_modechoice",
+    "load_ud_english_ewt",
+    "read_conllu",
     "load_play_tennis",
     "load_spam_emails",
     "load_edible_plants",
