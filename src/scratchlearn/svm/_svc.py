@@ -94,7 +94,8 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_ (K,); support_ (n_SV,); support_vectors_ (n_SV, d) ((0, 0) for "precomputed");
+    classes_ (K,); support_ (n_SV,) rows of X (scikit-learn counts only the rows of positive
+    weight when some sample_weight is 0; zero-weight samples never enter the solves); support_vectors_ (n_SV, d) ((0, 0) for "precomputed");
     n_support_ (K,); dual_coef_ (K − 1, n_SV); intercept_ (P,) with P = K(K−1)/2 (binary: one
     row and one intercept with scikit-learn's sign, positive decision = classes_[1]);
     coef_ (P, d), linear kernel only; class_weight_ (K,); shape_fit_; fit_status_ (0: every
@@ -104,7 +105,8 @@ class SVC(ClassifierMixin, BaseEstimator):
     m(α) − M(α), the projected-gradient norm SMO stops on), every 10 iterations; one dict for
     binary problems, a list of P dicts otherwise; slack_ ξᵢ of the training samples, (n,) for
     binary problems, (n, P) otherwise (NaN for a sample outside the pair); margin_width_ (P,)
-    2/‖w‖ per pair, in the kernel's feature space; probA_, probB_ (P,) Platt's A and B.
+    2/‖w‖ per pair, in the kernel's feature space
+    (NaN when αᵀQα <= 0, possible only for a kernel that is not PSD); probA_, probB_ (P,) Platt's A and B.
     """
 
     _parameter_constraints = {
@@ -185,7 +187,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         return Ci
 
     def _check_fit_data(self, X, y):
-        X, y = self._validate_data(X, y, dtype=np.float64, order="C")
+        X, y = self._validate_data(X, y, dtype=np.float64)
         check_classification_targets(y)
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(
@@ -219,6 +221,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         """Solve the dual of every pair of classes by SMO; returns self."""
         self._validate_params()
         X, y_idx = self._check_fit_data(X, y)
+        X = np.ascontiguousarray(X)  # the solver reads rows
         Ci = self._costs(y_idx, sample_weight, X)
         spec = self._kernel_spec(X)
         K, n = len(self.classes_), X.shape[0]
@@ -269,7 +272,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         for p, (index, y_ab, res) in enumerate(results):
             # y f(x) = (Qα)_t − y_t ρ = G_t + 1 − y_t ρ, read off the solver's gradient G = Qα − e
             slack[index, p] = np.maximum(0.0, y_ab * res.rho - res.grad)
-            width[p] = 2.0 / np.sqrt(res.alpha @ (res.grad + 1.0))  # ‖w‖² = αᵀQα
+            w2 = res.alpha @ (res.grad + 1.0)  # ‖w‖² = αᵀQα (negative: a kernel that is not PSD)
+            width[p] = 2.0 / np.sqrt(w2) if w2 > 0 else np.nan
         out = np.flatnonzero(Ci == 0)  # zero-weight samples stay out of the solves
         if out.size:
             F = self._ovo_decision(X[out])
@@ -307,7 +311,7 @@ class SVC(ClassifierMixin, BaseEstimator):
                     f"between the test samples and the {self.shape_fit_[0]} training samples; "
                     f"got X of shape {shape}."
                 )
-        return self._validate_data(X, reset=False, dtype=np.float64, order="C")
+        return self._validate_data(X, reset=False, dtype=np.float64)
 
     def _kernel_rows(self, X):
         """K(x, x_t) for the support vectors: (m, n_SV)."""
