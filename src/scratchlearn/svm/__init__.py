@@ -2,6 +2,7 @@
 (one-vs-one for several classes, Platt probabilities), ε-insensitive regression, and the linear
 SVM by dual coordinate descent."""
 
+from ._linear import LinearSVC
 from ._svc import SVC
 
-__all__ = ["SVC"]
+__all__ = ["SVC", "LinearSVC"]

@@ -16,5 +16,12 @@ FAMILY = Family(
             demo_params={"kernel": "rbf", "C": 1.0},
             sklearn=_SK + "SVC",
         ),
+        Entry(
+            name="LinearSVC",
+            summary="linear SVM by dual coordinate descent (liblinear); one-vs-rest, sparse input",
+            dataset="breast_cancer",
+            demo_params={"C": 0.1},
+            sklearn=_SK + "LinearSVC",
+        ),
     ],
 )

@@ -51,11 +51,15 @@ def _xor_models():
     from ..datasets import load_xor
 
     X, y = load_xor(return_X_y=True)
-    return X, y, {
-        "linear": SVC(kernel="linear", C=1.0),
-        "poly (degree 2)": SVC(kernel="poly", degree=2, gamma=1.0, coef0=0.0, C=np.inf),
-        "rbf": SVC(kernel="rbf", gamma=1.0, C=np.inf),
-    }
+    return (
+        X,
+        y,
+        {
+            "linear": SVC(kernel="linear", C=1.0),
+            "poly (degree 2)": SVC(kernel="poly", degree=2, gamma=1.0, coef0=0.0, C=np.inf),
+            "rbf": SVC(kernel="rbf", gamma=1.0, C=np.inf),
+        },
+    )
 
 
 def _xor_section(lines):
@@ -68,8 +72,7 @@ def _xor_section(lines):
     for name, m in models.items():
         m.fit(X, y)
         lines.append(
-            f"  {name:16s} training accuracy {m.score(X, y):.2f}, "
-            f"{m.support_.size} support vectors"
+            f"  {name:16s} training accuracy {m.score(X, y):.2f}, {m.support_.size} support vectors"
         )
 
 

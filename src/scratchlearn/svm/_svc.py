@@ -111,7 +111,7 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "C": [Interval(numbers.Real, 0, None, closed="neither")],
-        "kernel": [StrOptions({"linear", "poly", "rbf", "sigmoid", "precomputed"}), callable],
+        "kernel": [StrOptions({"linear", "poly", "rbf", "sigmoid", "precomputed"}), "callable"],
         "degree": [Interval(numbers.Integral, 0, None, closed="left")],
         "gamma": [StrOptions({"scale", "auto"}), Interval(numbers.Real, 0, None, closed="neither")],
         "coef0": [Interval(numbers.Real, None, None, closed="neither")],
@@ -178,7 +178,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         s = check_sample_weight(sample_weight, X)
         with np.errstate(invalid="ignore"):  # C = inf times a zero weight: the sample is out
             Ci = np.where(s > 0, self.C * s * cw[y_idx], 0.0)
-        empty = [self.classes_[k] for k in range(K) if not np.any(Ci[y_idx == k] > 0)]
+        empty = [self.classes_.tolist()[k] for k in range(K) if not np.any(Ci[y_idx == k] > 0)]
         if empty:
             raise ValueError(
                 f"SVC: class {empty[0]!r} has no sample with a positive weight "
@@ -244,8 +244,8 @@ class SVC(ClassifierMixin, BaseEstimator):
             if res.status == "unbounded":
                 raise ValueError(
                     f"SVC with C=inf (hard margin): the data are not linearly separable in the "
-                    f"kernel's feature space (classes {self.classes_[a]!r} and "
-                    f"{self.classes_[b]!r} overlap), so no hard margin exists. Use a finite C."
+                    f"kernel's feature space (classes {self.classes_.tolist()[a]!r} and "
+                    f"{self.classes_.tolist()[b]!r} overlap), so no hard margin exists. Use a finite C."
                 )
             solutions.append((index, res.alpha, res.rho))
             results.append((index, y_ab, res))
