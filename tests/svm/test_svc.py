@@ -199,3 +199,13 @@ def test_non_psd_callable_is_solved_like_libsvm():
     m = SVC(kernel=lambda A, B: -(A @ B.T), max_iter=10_000).fit(X, y)
     assert set(np.unique(m.predict(X))) <= {0, 1}
     assert np.isnan(m.margin_width_[0]) or m.margin_width_[0] > 0
+
+
+def test_integer_weights_equal_repeated_rows():
+    # Same primal problem, so the same w*; each run is within √(2·tol·ΣC) of it (ΣC = 300 with
+    # weights 1–3 on 150 rows): decision values agree to 2·2√(2·1e-10·300) + tol = 1e-3 (√K = 1).
+    X, y = load_iris(return_X_y=True)
+    w = 1 + np.arange(150) % 3
+    a = SVC(tol=1e-10).fit(X, y, sample_weight=w)
+    b = SVC(tol=1e-10).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), atol=1e-3)
