@@ -95,7 +95,8 @@ class SVC(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_ (K,); support_ (n_SV,) rows of X (scikit-learn counts only the rows of positive
-    weight when some sample_weight is 0; zero-weight samples never enter the solves); support_vectors_ (n_SV, d) ((0, 0) for "precomputed");
+    weight when some sample_weight is 0; zero-weight samples never enter the solves);
+    support_vectors_ (n_SV, d) ((0, 0) for "precomputed");
     n_support_ (K,); dual_coef_ (K − 1, n_SV); intercept_ (P,) with P = K(K−1)/2 (binary: one
     row and one intercept with scikit-learn's sign, positive decision = classes_[1]);
     coef_ (P, d), linear kernel only; class_weight_ (K,); shape_fit_; fit_status_ (0: every
@@ -105,8 +106,8 @@ class SVC(ClassifierMixin, BaseEstimator):
     m(α) − M(α), the projected-gradient norm SMO stops on), every 10 iterations; one dict for
     binary problems, a list of P dicts otherwise; slack_ ξᵢ of the training samples, (n,) for
     binary problems, (n, P) otherwise (NaN for a sample outside the pair); margin_width_ (P,)
-    2/‖w‖ per pair, in the kernel's feature space
-    (NaN when αᵀQα <= 0, possible only for a kernel that is not PSD); probA_, probB_ (P,) Platt's A and B.
+    2/‖w‖ per pair, in the kernel's feature space (NaN when αᵀQα <= 0, possible only for a
+    kernel that is not PSD); probA_, probB_ (P,) Platt's A and B.
     """
 
     _parameter_constraints = {
@@ -245,7 +246,8 @@ class SVC(ClassifierMixin, BaseEstimator):
                 raise ValueError(
                     f"SVC with C=inf (hard margin): the data are not linearly separable in the "
                     f"kernel's feature space (classes {self.classes_.tolist()[a]!r} and "
-                    f"{self.classes_.tolist()[b]!r} overlap), so no hard margin exists. Use a finite C."
+                    f"{self.classes_.tolist()[b]!r} overlap), so no hard margin exists. "
+                    "Use a finite C."
                 )
             solutions.append((index, res.alpha, res.rho))
             results.append((index, y_ab, res))
