@@ -71,6 +71,7 @@ FAMILY_PACKAGES = (
     "tree",
     "ensemble",
     "neighbors",
+    "svm",
     "cluster",
     "mixture",
 )

@@ -1,0 +1,27 @@
+"""Registry entries of the support vector machines (see :mod:`scratchlearn._registry`)."""
+
+from scratchlearn._registry import Entry, Family
+
+_SK = "sklearn.svm."
+
+FAMILY = Family(
+    name="svm",
+    title="Support vector machines: SMO with kernels, hard and soft margins, linear SVMs",
+    stories=("scratchlearn.svm._showcase",),
+    entries=[
+        Entry(
+            name="SVC",
+            summary="soft-margin (or hard, C=inf) kernel SVM by SMO; one-vs-one for K > 2",
+            dataset="iris",
+            demo_params={"kernel": "rbf", "C": 1.0},
+            sklearn=_SK + "SVC",
+        ),
+        Entry(
+            name="LinearSVC",
+            summary="linear SVM by dual coordinate descent (liblinear); one-vs-rest, sparse input",
+            dataset="breast_cancer",
+            demo_params={"C": 0.1},
+            sklearn=_SK + "LinearSVC",
+        ),
+    ],
+)
