@@ -13,7 +13,12 @@ where not yet computed; asking for row r over the active set computes only the m
 never stored: the loops multiply by the signs.
 
 ``kern`` is the tuple ``(X, sq, kind, gamma, coef0, degree)``; ``cache`` is
-``(data, slot_of, row_of, last, stats)`` with ``stats = [kernel evaluations, hits, clock]``.
+``(data, slot_of, row_of, last, valid, stats)`` with ``stats = [kernel evaluations, hits,
+clock, epoch]``. ``valid[slot]`` says how complete a cached row is: ``FULL`` (every variable's
+entry is there), the current ``epoch`` (complete over the current active set), or stale. The
+epoch advances whenever the active set grows back to all l variables (shrinking only removes
+variables, so a row complete for an active set stays complete for its subsets); a complete row
+is served without looking at its entries.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ DELTA_SEPARABLE = 1e-6  # relative hull distance below which C = inf is declared
 CONVERGED, MAX_ITER, UNBOUNDED = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, fastmath=True)
 def _dot(X, r, s):
     acc = 0.0
     for k in range(X.shape[1]):
@@ -63,13 +68,44 @@ def squared_norms(X):
 
 
 @njit(cache=True, nogil=True)
+def _fill(line, kern, r, idx, n):
+    """Compute the missing (NaN) entries K(x_r, x_idx[t]), t < n; returns how many. RBF, the
+    kernel that matters most for speed, has its own loop (no per-entry dispatch)."""
+    X, sq, kind, gamma, coef0, degree = kern
+    count = 0
+    if kind == RBF:
+        for t in range(n):
+            s = idx[t]
+            if np.isnan(line[s]):
+                line[s] = np.exp(-gamma * (sq[r] + sq[s] - 2.0 * _dot(X, r, s)))
+                count += 1
+        return count
+    for t in range(n):
+        s = idx[t]
+        if np.isnan(line[s]):
+            line[s] = _entry(kern, r, s)
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def new_cache(n_rows, m):
     data = np.empty((n_rows, m))
     slot_of = np.full(m, -1, dtype=np.int64)
     row_of = np.full(n_rows, -1, dtype=np.int64)
     last = np.full(n_rows, -1, dtype=np.int64)
-    stats = np.zeros(3, dtype=np.int64)
-    return data, slot_of, row_of, last, stats
+    valid = np.full(n_rows, -1, dtype=np.int64)
+    stats = np.zeros(4, dtype=np.int64)
+    return data, slot_of, row_of, last, valid, stats
+
+
+FULL = np.iinfo(np.int64).max
+
+
+@njit(cache=True, nogil=True)
+def new_epoch(cache):
+    """The active set has grown back to all variables: rows complete for it are stale."""
+    cache[5][3] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -78,11 +114,14 @@ def kernel_row(kern, cache, r, idx, n):
 
     A miss takes the least recently used slot (LRU by a clock stamp; the scan over the slots
     costs far less than the m kernel entries that follow)."""
-    data, slot_of, row_of, last, stats = cache
+    data, slot_of, row_of, last, valid, stats = cache
     stats[2] += 1
     slot = slot_of[r]
     if slot >= 0:
         stats[1] += 1
+        last[slot] = stats[2]
+        if valid[slot] == FULL or (valid[slot] == stats[3] and n < idx.shape[0]):
+            return data[slot]
     else:
         slot = np.argmin(last)
         if row_of[slot] >= 0:
@@ -92,13 +131,8 @@ def kernel_row(kern, cache, r, idx, n):
         data[slot, :] = np.nan
     last[slot] = stats[2]
     line = data[slot]
-    count = 0
-    for t in range(n):
-        s = idx[t]
-        if np.isnan(line[s]):
-            line[s] = _entry(kern, r, s)
-            count += 1
-    stats[0] += count
+    stats[0] += _fill(line, kern, r, idx, n)
+    valid[slot] = FULL if n == idx.shape[0] else stats[3]
     return line
 
 
@@ -195,6 +229,14 @@ def _add_row(G, coef, y, yr, Kr, idx, lo, hi):
 
 
 @njit(cache=True, nogil=True)
+def _add_rows(G, ci, Ki, cj, Kj, y, idx, n):
+    """G_t += Q_ti Δα_i + Q_tj Δα_j over the active set (ci = y_i Δα_i, cj = y_j Δα_j)."""
+    for t in range(n):
+        s = idx[t]
+        G[t] += y[t] * (ci * Ki[s] + cj * Kj[s])
+
+
+@njit(cache=True, nogil=True)
 def _init_gradient(y, p, C, alpha, kern, cache, idx):
     """G = Qα + p and Ḡ = Σ_{α_s = C_s} C_s Q_{·s} for a (feasible) starting α."""
     l = y.shape[0]
@@ -254,6 +296,7 @@ def _shrink(n, unshrink, tol, fl, it, kern, cache):
         unshrink = True
         _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx)
         n = y.shape[0]
+        new_epoch(cache)
     t = 0
     while t < n:
         if _be_shrunk(t, y, G, alpha, C, Gmax1, Gmax2):
@@ -346,6 +389,7 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
         if violation < tol or j < 0:
             _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx)
             n = l
+            new_epoch(cache)
             i, j, violation = _select(n, y, G, alpha, C, QD, kern, cache, idx)
             if violation < tol or j < 0:
                 status = CONVERGED
@@ -369,8 +413,7 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
         f += dai * daj * Qij
         up_i, up_j = alpha[i] >= C[i], alpha[j] >= C[j]
         alpha[i], alpha[j] = ai, aj
-        _add_row(G, dai, y, y[i], Ki, idx, 0, n)
-        _add_row(G, daj, y, y[j], Kj, idx, 0, n)
+        _add_rows(G, dai * y[i], Ki, daj * y[j], Kj, y, idx, n)
         for s, was_up in ((i, up_i), (j, up_j)):
             if was_up != (alpha[s] >= C[s]):
                 Ks = kernel_row(kern, cache, idx[s], idx, l)
@@ -389,7 +432,7 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
     alpha_out, G_out = np.empty(l), np.empty(l)
     alpha_out[perm] = alpha
     G_out[perm] = G
-    stats = cache[4]
+    stats = cache[5]
     return (
         alpha_out,
         G_out,
