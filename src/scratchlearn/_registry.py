@@ -72,6 +72,7 @@ FAMILY_PACKAGES = (
     "tree",
     "ensemble",
     "neighbors",
+    "svm",
     "cluster",
     "mixture",
     "multiclass",

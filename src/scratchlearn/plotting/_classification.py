@@ -19,6 +19,7 @@ def plot_decision_regions(
     feature_names=None,
     legend: bool = True,
     s: float = 25,
+    support_vectors: bool = False,
 ):
     """Colour the plane by the class a fitted 2-feature classifier predicts, over the data.
 
@@ -43,6 +44,10 @@ def plot_decision_regions(
     legend : bool, default=True
     s : float, default=25
         Marker size of the samples.
+    support_vectors : bool, default=False
+        For a fitted support vector machine: circle ``estimator.support_vectors_`` and, when
+        ``decision_function`` gives one value per point (two classes), draw its level sets
+        f = 0 (the decision boundary, solid) and f = ±1 (the margins, dashed).
 
     Returns
     -------
@@ -64,6 +69,11 @@ def plot_decision_regions(
     )  # each (r, r)
     grid = np.column_stack([g0.ravel(), g1.ravel()])  # (r², 2)
     Z = np.asarray(estimator.predict(grid))
+    if support_vectors and not hasattr(estimator, "support_vectors_"):
+        raise ValueError(
+            f"support_vectors=True needs a fitted support vector machine; "
+            f"{type(estimator).__name__} has no support_vectors_"
+        )
 
     classes = getattr(estimator, "classes_", None)
     classes = np.unique(y) if classes is None else np.asarray(classes)
@@ -85,6 +95,8 @@ def plot_decision_regions(
                 s=s,
                 label=str(label),
             )
+    if support_vectors:
+        _draw_margins(ax, estimator, grid, g0, g1, s)
     names = ("x0", "x1") if feature_names is None else tuple(feature_names)
     ax.set_xlabel(names[0])
     ax.set_ylabel(names[1])
@@ -94,6 +106,32 @@ def plot_decision_regions(
     if legend:
         ax.legend(title="class", loc="best", fontsize="small")
     return ax
+
+
+def _draw_margins(ax, estimator, grid, g0, g1, s):
+    """The level sets f = −1, 0, +1 of a binary decision function, and circled support vectors."""
+    F = np.asarray(estimator.decision_function(grid))
+    if F.ndim == 1:
+        ax.contour(
+            g0,
+            g1,
+            F.reshape(g0.shape),
+            levels=[-1.0, 0.0, 1.0],
+            colors="black",
+            linestyles=["dashed", "solid", "dashed"],
+            linewidths=1.0,
+        )
+    sv = np.asarray(estimator.support_vectors_)
+    if sv.ndim == 2 and sv.shape[1] == 2:
+        ax.scatter(
+            sv[:, 0],
+            sv[:, 1],
+            s=4 * s,
+            facecolors="none",
+            edgecolors="black",
+            linewidths=1.2,
+            label="support vectors",
+        )
 
 
 def plot_confusion_matrix(

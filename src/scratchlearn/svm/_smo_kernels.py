@@ -1,0 +1,449 @@
+"""The SMO loop in Numba: kernel entries, the LRU row cache, working-set selection, shrinking.
+
+Read :mod:`scratchlearn.svm._smo` first: it states the problem, the algorithm and the stopping
+rule; this module is its inner loop, one ``@njit`` call per solve with no Python per iteration.
+
+Layout. The l variables are permuted in place (as LIBSVM does) so that the active set is the
+prefix ``0..n_active−1``; every per-variable array (``y``, ``p``, ``C``, ``alpha``, ``G``,
+``G_bar``, ``idx``, ``perm``) is swapped together. The cache is keyed by *data row* (``idx[t]``),
+not by variable, so swapping variables never touches it, and SVR's two variables per data row
+share one row. A cached row holds the kernel values ``K(x_r, x_s)`` for all m data rows, NaN
+where not yet computed; asking for row r over the active set computes only the missing entries
+(this is how shrinking saves kernel evaluations). ``Q_ts = y_t y_s K(x_idx[t], x_idx[s])`` is
+never stored: the loops multiply by the signs.
+
+``kern`` is the tuple ``(X, sq, kind, gamma, coef0, degree)``; ``cache`` is
+``(data, slot_of, row_of, last, valid, stats)`` with ``stats = [kernel evaluations, hits,
+clock, epoch]``. ``valid[slot]`` says how complete a cached row is: ``FULL`` (every variable's
+entry is there), the current ``epoch`` (complete over the current active set), or stale. The
+epoch advances whenever the active set grows back to all l variables (shrinking only removes
+variables, so a row complete for an active set stays complete for its subsets); a complete row
+is served without looking at its entries.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = 0, 1, 2, 3, 4
+KIND_CODES = {"linear": LINEAR, "poly": POLY, "rbf": RBF, "sigmoid": SIGMOID}
+KIND_CODES["precomputed"] = PRECOMPUTED
+TAU = 1e-12  # curvature used in place of a non-positive one (Fan, Chen & Lin 2005, WSS 2)
+DELTA_SEPARABLE = 1e-6  # relative hull distance below which C = inf is declared unbounded
+CONVERGED, MAX_ITER, UNBOUNDED = 0, 1, 2
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def _dot(X, r, s):
+    acc = 0.0
+    for k in range(X.shape[1]):
+        acc += X[r, k] * X[s, k]
+    return acc
+
+
+@njit(cache=True, nogil=True)
+def _entry(kern, r, s):
+    """K(x_r, x_s) as in SPEC.md; RBF through ‖x_r‖² + ‖x_s‖² − 2 x_r·x_s, as LIBSVM."""
+    X, sq, kind, gamma, coef0, degree = kern
+    if kind == PRECOMPUTED:
+        return X[r, s]
+    dot = _dot(X, r, s)
+    if kind == LINEAR:
+        return dot
+    if kind == RBF:
+        return np.exp(-gamma * (sq[r] + sq[s] - 2.0 * dot))
+    if kind == POLY:
+        return (gamma * dot + coef0) ** degree
+    return np.tanh(gamma * dot + coef0)
+
+
+@njit(cache=True, nogil=True)
+def squared_norms(X):
+    """‖x_r‖² by the same loop as the dot products, so that K_RBF(x, x) is exactly 1."""
+    sq = np.empty(X.shape[0])
+    for r in range(X.shape[0]):
+        sq[r] = _dot(X, r, r)
+    return sq
+
+
+@njit(cache=True, nogil=True)
+def _fill(line, kern, r, idx, n):
+    """Compute the missing (NaN) entries K(x_r, x_idx[t]), t < n; returns how many. RBF, the
+    kernel that matters most for speed, has its own loop (no per-entry dispatch)."""
+    X, sq, kind, gamma, coef0, degree = kern
+    count = 0
+    if kind == RBF:
+        for t in range(n):
+            s = idx[t]
+            if np.isnan(line[s]):
+                line[s] = np.exp(-gamma * (sq[r] + sq[s] - 2.0 * _dot(X, r, s)))
+                count += 1
+        return count
+    for t in range(n):
+        s = idx[t]
+        if np.isnan(line[s]):
+            line[s] = _entry(kern, r, s)
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def new_cache(n_rows, m):
+    data = np.empty((n_rows, m))
+    slot_of = np.full(m, -1, dtype=np.int64)
+    row_of = np.full(n_rows, -1, dtype=np.int64)
+    last = np.full(n_rows, -1, dtype=np.int64)
+    valid = np.full(n_rows, -1, dtype=np.int64)
+    stats = np.zeros(4, dtype=np.int64)
+    return data, slot_of, row_of, last, valid, stats
+
+
+FULL = np.iinfo(np.int64).max
+
+
+@njit(cache=True, nogil=True)
+def new_epoch(cache):
+    """The active set has grown back to all variables: rows complete for it are stale."""
+    cache[5][3] += 1
+
+
+@njit(cache=True, nogil=True)
+def kernel_row(kern, cache, r, idx, n):
+    """The cached row of data row r with the entries of variables ``0..n−1`` filled.
+
+    A miss takes the least recently used slot (LRU by a clock stamp; the scan over the slots
+    costs far less than the m kernel entries that follow)."""
+    data, slot_of, row_of, last, valid, stats = cache
+    stats[2] += 1
+    slot = slot_of[r]
+    if slot >= 0:
+        stats[1] += 1
+        last[slot] = stats[2]
+        if valid[slot] == FULL or (valid[slot] == stats[3] and n < idx.shape[0]):
+            return data[slot]
+    else:
+        slot = np.argmin(last)
+        if row_of[slot] >= 0:
+            slot_of[row_of[slot]] = -1
+        row_of[slot] = r
+        slot_of[r] = slot
+        data[slot, :] = np.nan
+    last[slot] = stats[2]
+    line = data[slot]
+    stats[0] += _fill(line, kern, r, idx, n)
+    valid[slot] = FULL if n == idx.shape[0] else stats[3]
+    return line
+
+
+@njit(cache=True, nogil=True)
+def _swap(arrays_f, arrays_i, a, b):
+    for A in arrays_f:
+        A[a], A[b] = A[b], A[a]
+    for A in arrays_i:
+        A[a], A[b] = A[b], A[a]
+
+
+@njit(cache=True, nogil=True)
+def _select(n, y, G, alpha, C, QD, kern, cache, idx):
+    """WSS 2: i maximises −y_t G_t over I_up; j minimises −b²/a over the t in I_low with
+    b = m − (−y_t G_t) > 0, a = K_ii + K_jj − 2K_ij (τ when a ≤ 0). Returns (i, j, m − M);
+    j = −1 when no pair gives descent."""
+    Gmax, i = -np.inf, -1
+    for t in range(n):
+        if y[t] > 0:
+            if alpha[t] < C[t] and -G[t] >= Gmax:
+                Gmax, i = -G[t], t
+        elif alpha[t] > 0 and G[t] >= Gmax:
+            Gmax, i = G[t], t
+    Gmax2, j, best = -np.inf, -1, np.inf
+    if i < 0:
+        return i, j, Gmax + Gmax2
+    Ki = kernel_row(kern, cache, idx[i], idx, n)
+    for t in range(n):
+        if y[t] > 0:
+            if alpha[t] <= 0:
+                continue
+            b = Gmax + G[t]
+            Gmax2 = max(Gmax2, G[t])
+        else:
+            if alpha[t] >= C[t]:
+                continue
+            b = Gmax - G[t]
+            Gmax2 = max(Gmax2, -G[t])
+        if b > 0:
+            a = QD[i] + QD[t] - 2.0 * Ki[idx[t]]
+            obj = -b * b / (a if a > 0 else TAU)
+            if obj <= best:
+                j, best = t, obj
+    return i, j, Gmax + Gmax2
+
+
+@njit(cache=True, nogil=True)
+def _pair_step(i, j, y, C, alpha, G, QD, Kij):
+    """New (α_i, α_j): the two-variable subproblem minimised exactly and clipped to the box,
+    as LIBSVM's Solver::Solve (a ≤ 0 is replaced by τ)."""
+    Ci, Cj, ai, aj = C[i], C[j], alpha[i], alpha[j]
+    a = QD[i] + QD[j] - 2.0 * Kij
+    if a <= 0:
+        a = TAU
+    if y[i] != y[j]:
+        delta = (-G[i] - G[j]) / a
+        diff = ai - aj
+        ai += delta
+        aj += delta
+        if diff > 0:
+            if aj < 0:
+                aj, ai = 0.0, diff
+        elif ai < 0:
+            ai, aj = 0.0, -diff
+        if diff > Ci - Cj:
+            if ai > Ci:
+                ai, aj = Ci, Ci - diff
+        elif aj > Cj:
+            aj, ai = Cj, Cj + diff
+    else:
+        delta = (G[i] - G[j]) / a
+        total = ai + aj
+        ai -= delta
+        aj += delta
+        if total > Ci:
+            if ai > Ci:
+                ai, aj = Ci, total - Ci
+        elif aj < 0:
+            aj, ai = 0.0, total
+        if total > Cj:
+            if aj > Cj:
+                aj, ai = Cj, total - Cj
+        elif ai < 0:
+            ai, aj = 0.0, total
+    return ai, aj
+
+
+@njit(cache=True, nogil=True)
+def _add_row(G, coef, y, yr, Kr, idx, lo, hi):
+    """G_t += coef · y_t y_r K(x_r, x_t) for t in lo..hi−1."""
+    c = coef * yr
+    for t in range(lo, hi):
+        G[t] += c * y[t] * Kr[idx[t]]
+
+
+@njit(cache=True, nogil=True)
+def _add_rows(G, ci, Ki, cj, Kj, y, idx, n):
+    """G_t += Q_ti Δα_i + Q_tj Δα_j over the active set (ci = y_i Δα_i, cj = y_j Δα_j)."""
+    for t in range(n):
+        s = idx[t]
+        G[t] += y[t] * (ci * Ki[s] + cj * Kj[s])
+
+
+@njit(cache=True, nogil=True)
+def _init_gradient(y, p, C, alpha, kern, cache, idx):
+    """G = Qα + p and Ḡ = Σ_{α_s = C_s} C_s Q_{·s} for a (feasible) starting α."""
+    l = y.shape[0]
+    G, G_bar = p.copy(), np.zeros(l)
+    for s in range(l):
+        if alpha[s] > 0:
+            Ks = kernel_row(kern, cache, idx[s], idx, l)
+            _add_row(G, alpha[s], y, y[s], Ks, idx, 0, l)
+            if alpha[s] >= C[s]:
+                _add_row(G_bar, C[s], y, y[s], Ks, idx, 0, l)
+    return G, G_bar
+
+
+@njit(cache=True, nogil=True)
+def _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx):
+    """Gradient of the shrunk variables n..l−1: G_t = Ḡ_t + p_t + Σ_{free s} α_s Q_ts."""
+    l = y.shape[0]
+    if n == l:
+        return
+    for t in range(n, l):
+        G[t] = G_bar[t] + p[t]
+    for s in range(n):
+        if 0 < alpha[s] < C[s]:
+            Ks = kernel_row(kern, cache, idx[s], idx, l)
+            _add_row(G, alpha[s], y, y[s], Ks, idx, n, l)
+
+
+@njit(cache=True, nogil=True)
+def _be_shrunk(t, y, G, alpha, C, Gmax1, Gmax2):
+    if alpha[t] >= C[t]:
+        return -G[t] > (Gmax1 if y[t] > 0 else Gmax2)
+    if alpha[t] <= 0:
+        return G[t] > (Gmax2 if y[t] > 0 else Gmax1)
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _shrink(n, unshrink, tol, fl, it, kern, cache):
+    """LIBSVM's do_shrinking: drop bound variables that the current extreme violations say
+    will stay at their bound; once m − M ≤ 10 tol, reconstruct and restart from all l."""
+    y, p, C, alpha, G, G_bar, QD = fl
+    idx = it[0]
+    Gmax1, Gmax2 = -np.inf, -np.inf  # max −y G over I_up, max y G over I_low
+    for t in range(n):
+        up, low = alpha[t] < C[t], alpha[t] > 0
+        if y[t] > 0:
+            if up:
+                Gmax1 = max(Gmax1, -G[t])
+            if low:
+                Gmax2 = max(Gmax2, G[t])
+        else:
+            if up:
+                Gmax2 = max(Gmax2, -G[t])
+            if low:
+                Gmax1 = max(Gmax1, G[t])
+    if not unshrink and Gmax1 + Gmax2 <= 10.0 * tol:
+        unshrink = True
+        _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx)
+        n = y.shape[0]
+        new_epoch(cache)
+    t = 0
+    while t < n:
+        if _be_shrunk(t, y, G, alpha, C, Gmax1, Gmax2):
+            n -= 1
+            while n > t:
+                if not _be_shrunk(n, y, G, alpha, C, Gmax1, Gmax2):
+                    _swap(fl, it, t, n)
+                    break
+                n -= 1
+        t += 1
+    return n, unshrink
+
+
+@njit(cache=True, nogil=True)
+def _rho(y, G, alpha, C):
+    """LIBSVM's ρ: the mean of y_t G_t over free variables, else the midpoint of its bounds."""
+    ub, lb, total, n_free = np.inf, -np.inf, 0.0, 0
+    for t in range(y.shape[0]):
+        yG = y[t] * G[t]
+        if alpha[t] >= C[t]:
+            if y[t] < 0:
+                ub = min(ub, yG)
+            else:
+                lb = max(lb, yG)
+        elif alpha[t] <= 0:
+            if y[t] > 0:
+                ub = min(ub, yG)
+            else:
+                lb = max(lb, yG)
+        else:
+            n_free += 1
+            total += yG
+    return total / n_free if n_free > 0 else 0.5 * (ub + lb)
+
+
+@njit(cache=True, nogil=True)
+def _far_from_separable(n, p, alpha, G, R):
+    """For C = inf everywhere: True when the iterate proves that any primal solution has
+    ‖w*‖ R > 2/δ (classification: the classes' hulls are closer than δR), by
+    −pᵀα ≤ ‖w*‖ ‖w(α)‖ and ‖w(α)‖² = αᵀ(G − p) (see _smo.py)."""
+    gain, w2 = 0.0, 0.0
+    for t in range(n):
+        gain -= p[t] * alpha[t]
+        w2 += alpha[t] * (G[t] - p[t])
+    return gain > 0 and DELTA_SEPARABLE * gain * R > 2.0 * np.sqrt(max(w2, 0.0))
+
+
+@njit(cache=True, nogil=True)
+def _grow(h, k):
+    if k < h.shape[0]:
+        return h
+    out = np.empty(2 * h.shape[0], dtype=h.dtype)
+    out[: h.shape[0]] = h
+    return out
+
+
+@njit(cache=True, nogil=True)
+def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_iter, record_every):
+    """Solve the SMO dual (see _smo.smo_solve); returns a tuple of arrays and scalars in the
+    original variable order."""
+    l = y0.shape[0]
+    y, p, C, alpha = y0.copy(), p0.copy(), C0.copy(), alpha0.copy()
+    idx, perm = idx0.copy(), np.arange(l)
+    cache = new_cache(cache_rows, kern[1].shape[0])
+    QD = np.empty(l)
+    all_inf = True
+    for t in range(l):
+        QD[t] = _entry(kern, idx[t], idx[t])
+        all_inf = all_inf and np.isinf(C[t])
+    R = np.sqrt(max(QD.max(), 0.0))
+    G, G_bar = _init_gradient(y, p, C, alpha, kern, cache, idx)
+    fl, it = (y, p, C, alpha, G, G_bar, QD), (idx, perm)
+    f = 0.0
+    for t in range(l):
+        f += 0.5 * alpha[t] * (G[t] + p[t])
+    h_it, h_v, h_f = np.zeros(64, np.int64), np.zeros(64), np.zeros(64)
+    n_rec, n, unshrink, status, k = 0, l, False, MAX_ITER, 0
+    counter = min(l, 1000) + 1
+    violation = np.inf
+    while max_iter < 0 or k < max_iter:
+        counter -= 1
+        if counter == 0:
+            counter = min(l, 1000)
+            if shrinking:
+                n, unshrink = _shrink(n, unshrink, tol, fl, it, kern, cache)
+            if all_inf and _far_from_separable(n, p, alpha, G, R):
+                status = UNBOUNDED
+                break
+        i, j, violation = _select(n, y, G, alpha, C, QD, kern, cache, idx)
+        if violation < tol or j < 0:
+            _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx)
+            n = l
+            new_epoch(cache)
+            i, j, violation = _select(n, y, G, alpha, C, QD, kern, cache, idx)
+            if violation < tol or j < 0:
+                status = CONVERGED
+                break
+            counter = 1
+        if k % record_every == 0:
+            h_it, h_v, h_f = _grow(h_it, n_rec), _grow(h_v, n_rec), _grow(h_f, n_rec)
+            h_it[n_rec], h_v[n_rec], h_f[n_rec] = k, violation, f
+            n_rec += 1
+        k += 1
+        Ki = kernel_row(kern, cache, idx[i], idx, n)
+        Kj = kernel_row(kern, cache, idx[j], idx, n)
+        Kij = Ki[idx[j]]
+        if y[i] != y[j] and QD[i] + QD[j] - 2.0 * Kij <= 0 and np.isinf(C[i]) and np.isinf(C[j]):
+            status = UNBOUNDED  # f decreases linearly along e_i + e_j without bound
+            break
+        ai, aj = _pair_step(i, j, y, C, alpha, G, QD, Kij)
+        dai, daj = ai - alpha[i], aj - alpha[j]
+        Qij = y[i] * y[j] * Kij
+        f += dai * G[i] + daj * G[j] + 0.5 * (dai * dai * QD[i] + daj * daj * QD[j])
+        f += dai * daj * Qij
+        up_i, up_j = alpha[i] >= C[i], alpha[j] >= C[j]
+        alpha[i], alpha[j] = ai, aj
+        _add_rows(G, dai * y[i], Ki, daj * y[j], Kj, y, idx, n)
+        for s, was_up in ((i, up_i), (j, up_j)):
+            if was_up != (alpha[s] >= C[s]):
+                Ks = kernel_row(kern, cache, idx[s], idx, l)
+                _add_row(G_bar, -C[s] if was_up else C[s], y, y[s], Ks, idx, 0, l)
+    if status != CONVERGED:
+        _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx)
+        n = l
+        violation = _select(n, y, G, alpha, C, QD, kern, cache, idx)[2]
+    f = 0.0
+    for t in range(l):
+        f += 0.5 * alpha[t] * (G[t] + p[t])
+    h_it, h_v, h_f = _grow(h_it, n_rec), _grow(h_v, n_rec), _grow(h_f, n_rec)
+    h_it[n_rec], h_v[n_rec], h_f[n_rec] = k, violation, f
+    n_rec += 1
+    rho = _rho(y, G, alpha, C)
+    alpha_out, G_out = np.empty(l), np.empty(l)
+    alpha_out[perm] = alpha
+    G_out[perm] = G
+    stats = cache[5]
+    return (
+        alpha_out,
+        G_out,
+        rho,
+        f,
+        k,
+        status,
+        violation,
+        h_it[:n_rec],
+        h_v[:n_rec],
+        h_f[:n_rec],
+        stats[0],
+        stats[1],
+    )
