@@ -455,10 +455,10 @@ def test_demo_stories_come_from_the_families():
         "scratchlearn.ensemble._showcase_boosting",
         "scratchlearn.neighbors._showcase",
         "scratchlearn.svm._showcase",
+        "scratchlearn.multiclass._showcase",
         "scratchlearn.cluster._showcase",
         "scratchlearn.cluster._showcase_kmedoids",
         "scratchlearn.mixture._showcase",
-        "scratchlearn.multiclass._showcase",
         "scratchlearn.ranking._showcase",
         "scratchlearn.structured._showcase",
     ]

@@ -73,9 +73,9 @@ FAMILY_PACKAGES = (
     "ensemble",
     "neighbors",
     "svm",
+    "multiclass",
     "cluster",
     "mixture",
-    "multiclass",
     "ranking",
     "structured",
 )
