@@ -11,6 +11,7 @@ from scratchlearn.model_selection import (
     GroupShuffleSplit,
     cross_val_score,
     cross_validate,
+    validation_curve,
 )
 
 
@@ -125,3 +126,21 @@ def test_a_scorer_without_qid_is_refused():
         cross_validate(
             _MeanRanker(), X, y, scoring="r2", cv=GroupKFold(3), groups=qid, params={"qid": qid}
         )
+
+
+def test_validation_curve_scores_per_query():
+    X, y, qid = _ltr_data()
+    cv = GroupKFold(3)
+    _, test = validation_curve(
+        _MeanRanker(),
+        X,
+        y,
+        param_name="alpha",
+        param_range=[1.0],
+        cv=cv,
+        groups=qid,
+        params={"qid": qid},
+    )
+    for k, (tr, te) in enumerate(cv.split(X, y, qid)):
+        est = _MeanRanker().fit(X[tr], y[tr], qid=qid[tr])
+        assert test[0, k] == pytest.approx(est.score(X[te], y[te], qid=qid[te]))
