@@ -115,3 +115,13 @@ def test_dump_bad_input():
         dump_svmlight_file(X, y[:2], io.StringIO())
     with pytest.raises(ValueError, match="query_id must hold integers"):
         dump_svmlight_file(X, y, io.StringIO(), query_id=[0.5, 1, 2])
+
+
+def test_dump_leaves_the_callers_matrix_alone():
+    X = sp.csr_matrix((np.array([0.0, 2.0, 1.0]), np.array([2, 1, 0]), np.array([0, 3])), (1, 3))
+    before = (X.data.copy(), X.indices.copy())
+    out = io.StringIO()
+    dump_svmlight_file(X, [1], out)
+    assert out.getvalue() == "1 0:1 1:2\n"  # sorted, explicit zero dropped
+    np.testing.assert_array_equal(X.data, before[0])
+    np.testing.assert_array_equal(X.indices, before[1])

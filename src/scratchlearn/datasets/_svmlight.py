@@ -166,7 +166,7 @@ def dump_svmlight_file(X, y, f, *, query_id=None, zero_based=True, comment=None)
     lines) goes at the top of the file as ``#`` lines. ``f`` is a path or an open file.
     """
     X = check_array(X, accept_sparse=True, dtype="numeric")
-    X = sp.csr_matrix(X)
+    X = sp.csr_matrix(X, copy=True)  # sorted and pruned below: never the caller's matrix
     X.sort_indices()
     y = column_or_1d(y, input_name="y")
     if y.shape[0] != X.shape[0]:
@@ -184,16 +184,16 @@ def dump_svmlight_file(X, y, f, *, query_id=None, zero_based=True, comment=None)
     out = []
     if comment is not None:
         out.extend(f"# {line}".rstrip() for line in str(comment).splitlines())
+    X.eliminate_zeros()
     offset = 0 if zero_based else 1
-    for i in range(X.shape[0]):
-        lo, hi = X.indptr[i], X.indptr[i + 1]
-        parts = [_fmt(y[i])]
-        if query_id is not None:
-            parts.append(f"qid:{int(query_id[i])}")
-        parts.extend(
-            f"{j + offset}:{_fmt(v)}" for j, v in zip(X.indices[lo:hi], X.data[lo:hi]) if v != 0
-        )
-        out.append(" ".join(parts))
+    # every entry formatted once, from Python floats (far cheaper than per-element NumPy scalars)
+    pairs = [f"{j}:{_fmt(v)}" for j, v in zip((X.indices + offset).tolist(), X.data.tolist())]
+    heads = [_fmt(v) for v in y.tolist()]
+    if query_id is not None:
+        heads = [f"{h} qid:{q}" for h, q in zip(heads, query_id.tolist(), strict=True)]
+    indptr = X.indptr.tolist()
+    for i, head in enumerate(heads):
+        out.append(" ".join([head, *pairs[indptr[i] : indptr[i + 1]]]))
     text = "\n".join(out) + "\n"
     if isinstance(f, (str, os.PathLike)):
         with open(f, "w", encoding="utf-8") as fh:
