@@ -1,4 +1,5 @@
-"""Datasets: bundled real data, the seeds' worked-example tables, generators and ``load_csv``.
+"""Datasets: bundled real data, the seeds' worked-example tables, generators, ``load_csv`` and
+the svmlight / LETOR format (``load_svmlight_file``, ``dump_svmlight_file``).
 
 ``load_<name>()`` returns a :class:`~scratchlearn.utils.Bunch` (``data``, ``target``,
 ``feature_names``, ``target_names``, ``DESCR``, ``kind``, ``task``, ``frame``);
@@ -44,11 +45,14 @@ from ._seeds import (
     load_student_pass,
     load_xor,
 )
+from ._svmlight import dump_svmlight_file, load_svmlight_file
 
 __all__ = [
     "load_dataset",
     "list_datasets",
     "load_csv",
+    "load_svmlight_file",
+    "dump_svmlight_file",
     "load_iris",
     "load_wine",
     "load_breast_cancer",

@@ -5,6 +5,7 @@
 ``KFold``              K consecutive folds, optionally shuffled
 ``StratifiedKFold``    K folds keeping each class's share of the samples
 ``GroupKFold``         K folds that never split a group
+``GroupShuffleSplit``  random hold-out splits of whole groups (queries in ranking)
 ``check_cv``           turn a ``cv`` argument (None, int, splitter, pairs) into a splitter
 ``cross_validate``     fit and score a clone on every fold (times, several scorers)
 ``cross_val_score``    the test score of each fold
@@ -17,7 +18,14 @@
 
 from ._curves import learning_curve, validation_curve
 from ._search import GridSearchCV, ParameterGrid
-from ._split import GroupKFold, KFold, StratifiedKFold, check_cv, train_test_split
+from ._split import (
+    GroupKFold,
+    GroupShuffleSplit,
+    KFold,
+    StratifiedKFold,
+    check_cv,
+    train_test_split,
+)
 from ._validation import FitFailedWarning, cross_val_score, cross_validate
 
 __all__ = [
@@ -25,6 +33,7 @@ __all__ = [
     "KFold",
     "StratifiedKFold",
     "GroupKFold",
+    "GroupShuffleSplit",
     "check_cv",
     "cross_validate",
     "cross_val_score",

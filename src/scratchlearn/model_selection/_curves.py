@@ -25,6 +25,7 @@ from ._validation import (
     _estimator_kind,
     _fit_and_score,
     _merge_params,
+    _query_score_params,
     _warn_or_raise_failures,
 )
 
@@ -105,6 +106,7 @@ def learning_curve(
         splits = [(rng.permutation(tr), te) for tr, te in splits]
     sizes = _translate_train_sizes(train_sizes, len(splits[0][0]))
     tasks = [(tr[:m], te) for tr, te in splits for m in sizes]
+    score_params = _query_score_params(scorers, estimator, fit_params)  # a ranker's qid
 
     def run(tr, te):
         return _fit_and_score(
@@ -117,6 +119,7 @@ def learning_curve(
             fit_params=fit_params,
             return_train_score=True,
             error_score=error_score,
+            score_params=score_params,
         )
 
     results = run_tasks(run, tasks, n_jobs)
@@ -171,6 +174,7 @@ def validation_curve(
     splitter = check_cv(cv, y, classifier=_estimator_kind(estimator) == "classifier")
     splits = list(splitter.split(X, y, groups))
     tasks = [(tr, te, v) for tr, te in splits for v in values]
+    score_params = _query_score_params(scorers, estimator, fit_params)  # a ranker's qid
 
     def run(tr, te, v):
         return _fit_and_score(
@@ -184,6 +188,7 @@ def validation_curve(
             fit_params=fit_params,
             return_train_score=True,
             error_score=error_score,
+            score_params=score_params,
         )
 
     results = run_tasks(run, tasks, n_jobs)

@@ -35,6 +35,7 @@ from ._validation import (
     _check_xy_groups,
     _estimator_kind,
     _fit_and_score,
+    _query_score_params,
     _warn_or_raise_failures,
 )
 
@@ -366,15 +367,17 @@ class GridSearchCV(BaseEstimator):
         """A ``sample_weight`` given to fit also weights the scores, for scorers that take it.
 
         This is scikit-learn's rule (1.7+): a weighted fit evaluated unweighted would judge the
-        candidates on a different population than the one they were fitted to.
+        candidates on a different population than the one they were fitted to. A ranker's
+        ``qid`` goes to every scorer (each fold's slice), so NDCG is computed per query; give
+        ``groups=qid`` with a group splitter as ``cv`` to keep each query in one fold.
         """
+        out = _query_score_params(scorers, self.estimator, fit_params)  # a ranker's qid
         weights = fit_params.get("sample_weight")
         if weights is None:
-            return {}
-        out = {}
+            return out
         for name, scorer in scorers.items():
             if _accepts_sample_weight(scorer, self.estimator):
-                out[name] = {"sample_weight": weights}
+                out.setdefault(name, {})["sample_weight"] = weights
             else:
                 warnings.warn(
                     f"The scorer {name!r} does not take sample_weight, so {type(self).__name__} "
@@ -440,7 +443,7 @@ class GridSearchCV(BaseEstimator):
             est = self.best_estimator_
             return est.score(X, **params) if y is None else est.score(X, y, **params)
         scorer = self.scorer_[self.refit] if self.multimetric_ else self.scorer_
-        return scorer(self.best_estimator_, X, y)
+        return scorer(self.best_estimator_, X, y, **params)
 
     @property
     def classes_(self):

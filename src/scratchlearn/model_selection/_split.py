@@ -17,6 +17,7 @@ test never share a sample.
   ``j mod K``; fold sizes then differ by at most one and so do the per-class counts.
 * :class:`GroupKFold` never splits a group: groups are taken from largest to smallest and each
   is put into the fold that currently holds the fewest samples.
+* :class:`GroupShuffleSplit` draws random hold-out splits of the groups (sizes count groups).
 * :func:`train_test_split` takes ``n_test = ⌈test_size·n⌉`` and ``n_train = ⌊train_size·n⌋``
   when the sizes are fractions; stratified, it apportions both sizes over the classes by the
   largest-remainder rule (Hamilton's method), so each class keeps its share to within one sample.
@@ -39,6 +40,7 @@ __all__ = [
     "KFold",
     "StratifiedKFold",
     "GroupKFold",
+    "GroupShuffleSplit",
     "check_cv",
     "train_test_split",
 ]
@@ -319,6 +321,77 @@ class GroupKFold(_BaseKFold):
         fold_of = fold_of_group[codes]  # (n,)
         for k in range(K):
             yield np.flatnonzero(fold_of == k)
+
+
+class GroupShuffleSplit:
+    """Random train/test splits of the groups: no group is ever on both sides.
+
+    Each of the ``n_splits`` splits draws a random permutation of the G distinct groups, puts
+    the first ``G_test`` groups in the test set and the next ``G_train`` in the training set, and
+    yields the rows of those groups. The sizes count *groups*, as in scikit-learn: a fraction
+    gives ``G_test = ⌈test_size·G⌉`` and ``G_train = ⌊train_size·G⌋``, an int a number of
+    groups; when one is None it is the complement of the other, when both are, test_size = 0.2.
+    Unlike the K-fold splitters, the test sets of different splits may overlap. In learning to
+    rank pass ``groups=qid`` so that every query stays whole.
+
+    Parameters
+    ----------
+    n_splits : int, default=5
+        Number of (train, test) pairs, at least 1.
+    test_size, train_size : float in (0, 1), int, or None
+    random_state : None, int or numpy.random.Generator
+        An int gives the same splits on every call of ``split``.
+    """
+
+    def __init__(self, n_splits=5, *, test_size=None, train_size=None, random_state=None):
+        if (
+            not isinstance(n_splits, numbers.Integral)
+            or isinstance(n_splits, (bool, np.bool_))
+            or n_splits < 1
+        ):
+            raise ValueError(f"n_splits must be a positive int; got {n_splits!r}.")
+        self.n_splits = int(n_splits)
+        self.test_size = test_size
+        self.train_size = train_size
+        self.random_state = random_state
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """The number of (train, test) pairs ``split`` yields: ``n_splits``."""
+        return self.n_splits
+
+    def split(self, X, y=None, groups=None):
+        """Yield ``(train, test)`` index arrays (sorted) with every group wholly on one side."""
+        if groups is None:
+            raise ValueError(
+                "GroupShuffleSplit needs the 'groups' parameter: one group label per sample. "
+                "Got groups=None."
+            )
+        n = num_samples(X)
+        groups = np.asarray(groups)
+        if groups.ndim == 2 and groups.shape[1] == 1:
+            groups = groups.ravel()
+        if groups.ndim != 1 or groups.shape[0] != n:
+            raise ValueError(
+                f"groups must be 1-dimensional with one label per sample (X has {n}); got "
+                f"shape {groups.shape}."
+            )
+        codes = np.unique(groups, return_inverse=True)[1].ravel()
+        G = int(codes.max()) + 1 if n else 0
+        try:
+            G_train, G_test = _split_sizes(G, self.test_size, self.train_size, default_test=0.2)
+        except ValueError as exc:
+            raise ValueError(f"GroupShuffleSplit sizes count groups (G={G}): {exc}") from None
+        rng = check_random_state(self.random_state)
+        for _ in range(self.n_splits):
+            perm = rng.permutation(G)
+            side = np.full(G, -1)
+            side[perm[:G_test]] = 1
+            side[perm[G_test : G_test + G_train]] = 0
+            yield np.flatnonzero(side[codes] == 0), np.flatnonzero(side[codes] == 1)
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({params})"
 
 
 class _PredefinedSplits:

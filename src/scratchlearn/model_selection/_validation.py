@@ -64,13 +64,34 @@ def _passthrough_score(estimator, X, y, **kwargs):
     return estimator.score(X, **kwargs) if y is None else estimator.score(X, y, **kwargs)
 
 
-def _accepts_sample_weight(scorer, estimator) -> bool:
-    """Whether ``scorer`` (or, for ``scoring=None``, ``estimator.score``) takes sample_weight."""
+def _accepts_sample_weight(scorer, estimator, name="sample_weight") -> bool:
+    """Whether ``scorer`` (or, for ``scoring=None``, ``estimator.score``) takes ``name``."""
     target = getattr(estimator, "score", None) if scorer is _passthrough_score else scorer
     try:
-        return "sample_weight" in inspect.signature(target).parameters
+        return name in inspect.signature(target).parameters
     except (TypeError, ValueError):
         return False
+
+
+def _query_score_params(scorers, estimator, fit_params):
+    """A ``qid`` among the fit parameters is given to every scorer as well.
+
+    A ranker's score (NDCG) is computed query by query, so scoring it without the query ids of
+    the scored rows would treat them as one query: a silently wrong number. ``qid`` is then
+    sliced to the rows of each side like the fit parameters. A scorer that does not take ``qid``
+    is an error.
+    """
+    qid = (fit_params or {}).get("qid")
+    if qid is None:
+        return {}
+    for name, scorer in scorers.items():
+        if not _accepts_sample_weight(scorer, estimator, "qid"):
+            raise ValueError(
+                f"qid was passed as a fit parameter, but the scorer {name!r} does not take qid, "
+                "so it could not score query by query. Use scoring=None (the ranker's own "
+                "score) or a scorer(estimator, X, y, qid) callable."
+            )
+    return {name: {"qid": qid} for name in scorers}
 
 
 def _resolve_scorer(scoring):
@@ -296,7 +317,9 @@ def cross_validate(
         Also return training scores, the fitted estimators, the fold indices.
     fit_params, params : dict, optional
         Passed to ``fit`` (``params`` is scikit-learn's newer name); per-sample arrays such as
-        ``sample_weight`` are sliced per fold.
+        ``sample_weight`` are sliced per fold. A ranker's ``qid`` is sliced for ``fit`` and
+        also given, sliced, to the scorers (``score(X, y, qid=...)``); pass ``groups=qid`` with
+        :class:`GroupKFold` or :class:`GroupShuffleSplit` as ``cv`` so queries stay whole.
     error_score : 'raise' or number, default=nan
         Score given to a fold whose fit raised (with a :class:`FitFailedWarning`).
 
@@ -312,6 +335,7 @@ def cross_validate(
     splitter = check_cv(cv, y, classifier=_estimator_kind(estimator) == "classifier")
     splits = list(splitter.split(X, y, groups))
     tasks = [(estimator, X, y, scorers, tr, te) for tr, te in splits]
+    score_params = _query_score_params(scorers, estimator, fit_params)
 
     def run(est, X_, y_, sc, tr, te):
         return _fit_and_score(
@@ -325,6 +349,7 @@ def cross_validate(
             return_train_score=return_train_score,
             return_estimator=return_estimator,
             error_score=error_score,
+            score_params=score_params,
         )
 
     results = run_tasks(run, tasks, n_jobs)

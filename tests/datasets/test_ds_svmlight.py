@@ -1,0 +1,127 @@
+"""svmlight / LETOR files: round trips, scikit-learn's reader as oracle, errors naming the line."""
+
+import gzip
+import io
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import load_svmlight_file as sk_load
+
+from scratchlearn.datasets import dump_svmlight_file, load_svmlight_file
+
+LETOR = """# a LETOR-style excerpt: label qid features # comment
+2 qid:10 1:0.5 3:-1.25 46:3 # docid = GX000-00
+0 qid:10 2:1e-3 3:7
+1 qid:10 1:1 46:0.25
+
+0 qid:3 1:2.5  2:4 # docid = GX001-01
+1 qid:3 3:1
+"""
+
+
+def _ltr_file(tmp_path, text=LETOR, name="f.txt"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_letor_file_matches_sklearn_reader(tmp_path):
+    path = _ltr_file(tmp_path)
+    X, y, qid = load_svmlight_file(path, query_id=True)
+    Xs, ys, qs = sk_load(str(path), query_id=True)
+    assert sp.isspmatrix_csr(X) and X.shape == Xs.shape == (5, 46)
+    np.testing.assert_array_equal(X.toarray(), Xs.toarray())  # exact: the same decimal parse
+    np.testing.assert_array_equal(y, ys)
+    np.testing.assert_array_equal(qid, qs)
+    assert X[0, 45] == 3.0 and X[0, 0] == 0.5  # one-based: index 46 is column 45
+
+
+def test_zero_based_auto_and_forced(tmp_path):
+    path = _ltr_file(tmp_path, "1 0:1 2:2\n0 1:3\n")
+    X, _ = load_svmlight_file(path)
+    assert X.shape == (2, 3) and X[0, 0] == 1  # index 0 present: zero-based
+    with pytest.raises(ValueError, match="line 1: index 0 in a one-based file"):
+        load_svmlight_file(path, zero_based=False)
+    np.testing.assert_array_equal(X.toarray(), sk_load(str(path))[0].toarray())  # same rule
+    one = _ltr_file(tmp_path, "1 1:1 3:2\n", name="g.txt")
+    X, _ = load_svmlight_file(one, zero_based=True, n_features=6)
+    assert X.shape == (1, 6) and X[0, 1] == 1 and X[0, 3] == 2
+    X, _ = load_svmlight_file(one)  # no index 0: one-based
+    assert X.shape == (1, 3) and X[0, 0] == 1 and X[0, 2] == 2
+
+
+@pytest.mark.parametrize("zero_based", [True, False])
+def test_round_trip_with_qid(tmp_path, zero_based):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 7)) * (rng.random((30, 7)) < 0.4)
+    X[3] = 0.0  # a row without any feature
+    X[:, -1] = 0.0  # a trailing all-zero column: n_features restores the width
+    y = rng.integers(0, 5, 30).astype(float)
+    qid = np.repeat([7, 2, 9], 10)
+    path = tmp_path / "rt.txt"
+    dump_svmlight_file(X, y, path, query_id=qid, zero_based=zero_based, comment="two\nlines")
+    assert path.read_text().startswith("# two\n# lines\n")
+    X2, y2, q2 = load_svmlight_file(path, query_id=True, n_features=7, zero_based=zero_based)
+    np.testing.assert_array_equal(X2.toarray(), X)  # exact: shortest round-trip repr
+    np.testing.assert_array_equal(y2, y)
+    np.testing.assert_array_equal(q2, qid)
+    Xs, ys, qs = sk_load(str(path), query_id=True, n_features=7, zero_based=zero_based)
+    np.testing.assert_array_equal(Xs.toarray(), X)  # scikit-learn reads what we write
+    np.testing.assert_array_equal(qs, qid)
+
+
+def test_sparse_input_open_files_and_gzip(tmp_path):
+    X = sp.random(12, 5, density=0.5, format="csc", random_state=1, dtype=np.float32)
+    y = np.arange(12) % 3
+    buf = io.BytesIO()
+    dump_svmlight_file(X, y, buf)
+    buf.seek(0)
+    X2, y2 = load_svmlight_file(buf, dtype=np.float32, n_features=5, zero_based=True)
+    assert X2.dtype == np.float32
+    np.testing.assert_array_equal(X2.toarray(), X.toarray())
+    np.testing.assert_array_equal(y2, y)
+    text = io.StringIO()
+    dump_svmlight_file(X, y, text)
+    gz = tmp_path / "x.txt.gz"
+    gz.write_bytes(gzip.compress(text.getvalue().encode()))
+    np.testing.assert_array_equal(load_svmlight_file(gz, n_features=5)[1], y)
+
+
+@pytest.mark.parametrize(
+    "text, kwargs, match",
+    [
+        ("1 1:2\nabc 1:2\n", {}, r"line 2: the label 'abc' is not a number"),
+        ("1 qid:x 1:2\n", {}, r"line 1: the query id 'qid:x' is not an integer"),
+        ("1 1:2 3\n", {}, r"line 1: '3' is not an index:value pair"),
+        ("1 1:2 2:z\n", {}, r"line 1: '2:z' is not an index:value pair"),
+        ("# c\n1 3:2 2:1\n", {}, r"line 2: feature indices must be strictly increasing"),
+        ("1 qid:1 1:2\n0 1:1\n", {"query_id": True}, r"line 2: no qid"),
+        ("1 1:2\n0 9:1\n", {"n_features": 4}, r"line 2: feature index 9 does not fit"),
+        ("# only a comment\n\n", {}, "no samples"),
+        ("1 1:2\n", {"zero_based": "yes"}, "zero_based must be"),
+    ],
+)
+def test_malformed_files_name_the_line(tmp_path, text, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        load_svmlight_file(_ltr_file(tmp_path, text), **kwargs)
+
+
+def test_dump_bad_input():
+    X, y = np.ones((3, 2)), np.ones(3)
+    with pytest.raises(ValueError, match="query_id has 2 ids"):
+        dump_svmlight_file(X, y, io.StringIO(), query_id=[1, 2])
+    with pytest.raises(ValueError, match="y has 2 labels"):
+        dump_svmlight_file(X, y[:2], io.StringIO())
+    with pytest.raises(ValueError, match="query_id must hold integers"):
+        dump_svmlight_file(X, y, io.StringIO(), query_id=[0.5, 1, 2])
+
+
+def test_dump_leaves_the_callers_matrix_alone():
+    X = sp.csr_matrix((np.array([0.0, 2.0, 1.0]), np.array([2, 1, 0]), np.array([0, 3])), (1, 3))
+    before = (X.data.copy(), X.indices.copy())
+    out = io.StringIO()
+    dump_svmlight_file(X, [1], out)
+    assert out.getvalue() == "1 0:1 1:2\n"  # sorted, explicit zero dropped
+    np.testing.assert_array_equal(X.data, before[0])
+    np.testing.assert_array_equal(X.indices, before[1])
