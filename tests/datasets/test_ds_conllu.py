@@ -66,7 +66,7 @@ SHA256 = {
 
 @pytest.mark.parametrize("split", ["dev", "test"])
 def test_bundled_portions_match_the_release(split):
-    raw = read_bytes(f"en_ewt-ud-{split}.conllu.gz")
+    raw = read_bytes(f"en_ewt-ud-{split}.conllu.xz")
     assert hashlib.sha256(raw).hexdigest() == SHA256[split]
     data = load_ud_english_ewt(split)
     n_sent, n_words, n_noun = COUNTS[split]

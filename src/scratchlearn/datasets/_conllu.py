@@ -88,7 +88,7 @@ def read_conllu(text: str, *, tagset: str = "upos", source: str = "<string>"):
     return sentences, tags
 
 
-_FILES = {"dev": "en_ewt-ud-dev.conllu.gz", "test": "en_ewt-ud-test.conllu.gz"}
+_FILES = {"dev": "en_ewt-ud-dev.conllu.xz", "test": "en_ewt-ud-test.conllu.xz"}
 
 
 @functools.cache
