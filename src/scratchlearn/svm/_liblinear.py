@@ -96,46 +96,98 @@ class DualCDResult:
     history_objective: list = field(default_factory=list)
 
 
-# -- the Numba kernel ---------------------------------------------------------------------------
-@numba.njit(cache=True, inline="always")
+# -- the Numba kernels --------------------------------------------------------------------------
+# Row i of X is data[indptr[i]:indptr[i + 1]], its columns in indices (CSR), or, for dense X
+# (``dense``), the d contiguous entries of that slice. Row sums are four interleaved partial
+# sums s₀…s₃ added as (s₀ + s₁) + (s₂ + s₃): four independent chains keep the adder busy, and
+# the order of additions is fixed (no fastmath), the same on every CPU. Slices index from 0 and
+# column indices are unsigned, so no access pays for negative-index wraparound.
+
+
+@numba.njit(cache=True)
+def _dot_dense(w, x):
+    """Σₖ wₖxₖ over the d entries of a dense row x."""
+    s0 = s1 = s2 = s3 = 0.0
+    m = x.shape[0] // 4 * 4
+    for k in range(0, m, 4):
+        s0 += w[k] * x[k]
+        s1 += w[k + 1] * x[k + 1]
+        s2 += w[k + 2] * x[k + 2]
+        s3 += w[k + 3] * x[k + 3]
+    s = (s0 + s1) + (s2 + s3)
+    for k in range(m, x.shape[0]):
+        s += w[k] * x[k]
+    return s
+
+
+@numba.njit(cache=True)
+def _dot_sparse(w, cols, x):
+    """Σₖ w[colsₖ]·xₖ over the stored entries of a sparse row (the same order of additions as
+    :func:`_dot_dense` when the row stores every entry)."""
+    s0 = s1 = s2 = s3 = 0.0
+    m = x.shape[0] // 4 * 4
+    for k in range(0, m, 4):
+        s0 += w[cols[k]] * x[k]
+        s1 += w[cols[k + 1]] * x[k + 1]
+        s2 += w[cols[k + 2]] * x[k + 2]
+        s3 += w[cols[k + 3]] * x[k + 3]
+    s = (s0 + s1) + (s2 + s3)
+    for k in range(m, x.shape[0]):
+        s += w[cols[k]] * x[k]
+    return s
+
+
+@numba.njit(cache=True)
 def _row_dot(w, data, indices, indptr, dense, i, B):
     """wᵀxᵢ (plus w_d·B for the bias feature when B > 0)."""
     start, stop = indptr[i], indptr[i + 1]
-    acc = 0.0
     if dense:
-        for k in range(start, stop):
-            acc += w[k - start] * data[k]
+        s = _dot_dense(w, data[start:stop])
     else:
-        for k in range(start, stop):
-            acc += w[indices[k]] * data[k]
+        s = _dot_sparse(w, indices[start:stop], data[start:stop])
     if B > 0.0:
-        acc += w[w.shape[0] - 1] * B
-    return acc
+        s += w[w.shape[0] - 1] * B
+    return s
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _row_axpy(delta, w, data, indices, indptr, dense, i, B):
     """w ← w + δ·xᵢ (and the bias feature)."""
     start, stop = indptr[i], indptr[i + 1]
+    x = data[start:stop]
     if dense:
-        for k in range(start, stop):
-            w[k - start] += delta * data[k]
+        for k in range(x.shape[0]):
+            w[k] += delta * x[k]
     else:
-        for k in range(start, stop):
-            w[indices[k]] += delta * data[k]
+        cols = indices[start:stop]
+        for k in range(x.shape[0]):
+            w[cols[k]] += delta * x[k]
     if B > 0.0:
         w[w.shape[0] - 1] += delta * B
 
 
 @numba.njit(cache=True)
-def _sweep(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, index, u, active, M_old, m_old):
+def _uniform(state):
+    """A uniform draw in [0, 1) from SplitMix64 (Steele, Lea, Flood 2014); ``state`` is a (1,)
+    uint64 array, advanced in place. The top 53 bits of the output make the double."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return np.float64(z >> np.uint64(11)) * 2.0**-53
+
+
+@numba.njit(cache=True)
+def _sweep(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, index, state, active, bounds):
     """One outer iteration over ``index[:active]``: shuffle, then one exact step per coordinate.
 
-    u (≥ active,) uniform draws in [0, 1) for the Fisher–Yates shuffle. Returns the new active
-    size and (M, m), the max and min projected gradient met (−∞, +∞ if none was visited).
+    bounds = (M̄, m̄), the shrinking thresholds. Returns the new active size and (M, m), the max
+    and min projected gradient met (−∞, +∞ if none was visited).
     """
+    M_old, m_old = bounds
     for s in range(active):  # liblinear's shuffle: swap s with a uniform j in [s, active)
-        j = s + int(u[s] * (active - s))
+        j = s + int(_uniform(state) * (active - s))
         index[s], index[j] = index[j], index[s]
     M, m = -np.inf, np.inf
     s = 0
@@ -171,21 +223,69 @@ def _sweep(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, index, u, act
     return active, M, m
 
 
+@numba.njit(cache=True)
+def _objective(w, alpha, D):
+    """f(α) = ½‖w‖² + ½Σ Dᵢᵢαᵢ² − Σαᵢ (as :func:`dual_objective`, without temporaries)."""
+    ww = 0.0
+    for j in range(w.shape[0]):
+        ww += w[j] * w[j]
+    f = 0.5 * ww
+    for i in range(alpha.shape[0]):
+        f += (0.5 * D[i] * alpha[i] - 1.0) * alpha[i]
+    return f
+
+
+@numba.njit(cache=True)
+def _solve(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, tol, max_iter, seed, every):
+    """The outer iterations with liblinear's shrinking and stopping rule (module docstring).
+
+    Returns (outer iterations, converged?, history): history (r, 2) holds M − m and f(α) of
+    every ``every``-th iteration and of the last.
+    """
+    n = y.shape[0]
+    index = np.arange(n)
+    state = np.full(1, seed, dtype=np.uint64)
+    hist = np.empty((min(max_iter // every + 1, 1024), 2))
+    active, M_old, m_old = n, np.inf, -np.inf
+    it, r, converged = 0, 0, False
+    while it < max_iter and not converged:
+        bounds = (M_old, m_old)
+        active, M, m = _sweep(
+            data, indices, indptr, dense, B, y, alpha, w, QD, D, U, index, state, active, bounds
+        )
+        it += 1
+        done = M - m <= tol  # (−∞ when every coordinate was shrunk: restart in full)
+        converged = done and active == n
+        if it % every == 0 or converged or it == max_iter:
+            if r == hist.shape[0]:  # grow the record
+                hist = np.concatenate((hist, np.empty_like(hist)))
+            hist[r, 0], hist[r, 1] = max(M - m, 0.0), _objective(w, alpha, D)
+            r += 1
+        if done:  # converged, or restore the shrunk coordinates and check them in full
+            active, M_old, m_old = n, np.inf, -np.inf
+        else:
+            M_old = M if M > 0.0 else np.inf
+            m_old = m if m < 0.0 else -np.inf
+    return it, converged, hist[:r]
+
+
 # -- the Python driver --------------------------------------------------------------------------
 def _row_arrays(X):
-    """(data, indices, indptr, dense) through which the kernel reads row i of X."""
+    """(data, indices, indptr, dense) through which the kernels read row i of X."""
     n, d = X.shape
+    if d >= 2**32:
+        raise ValueError(f"dual_cd reads column indices as uint32: d = {d} features is too many.")
     if sp.issparse(X):
         X = sp.csr_matrix(X)
         return (
             np.ascontiguousarray(X.data, dtype=np.float64),
-            np.ascontiguousarray(X.indices, dtype=np.int64),
+            np.ascontiguousarray(X.indices, dtype=np.uint32),
             np.ascontiguousarray(X.indptr, dtype=np.int64),
             False,
         )
     X = np.ascontiguousarray(X, dtype=np.float64)
     indptr = np.arange(n + 1, dtype=np.int64) * d  # row i is data[i·d : (i + 1)·d]
-    return X.reshape(-1), np.zeros(0, dtype=np.int64), indptr, True
+    return X.reshape(-1), np.zeros(0, dtype=np.uint32), indptr, True
 
 
 def _box(C, loss):
@@ -268,27 +368,10 @@ def dual_cd(
     QD += B * B
     alpha = np.zeros(n)
     w = np.zeros(d + (B > 0))
-    index = np.arange(n, dtype=np.int64)
-
-    active, M_old, m_old = n, np.inf, -np.inf
-    hist_v, hist_f = [], []
-    it, status = 0, "max_iter"
-    while it < max_iter:
-        u = rng.random(active)
-        active, M, m = _sweep(
-            data, indices, indptr, dense, B, y, alpha, w, QD, D, U, index, u, active, M_old, m_old
-        )
-        it += 1
-        done = M - m <= tol  # (−∞ when every coordinate was shrunk: restart in full)
-        if it % record_every == 0 or (done and active == n) or it == max_iter:
-            hist_v.append(max(M - m, 0.0))
-            hist_f.append(dual_objective(w, alpha, D))
-        if done:
-            if active == n:
-                status = "converged"
-                break
-            active, M_old, m_old = n, np.inf, -np.inf
-            continue
-        M_old = M if M > 0.0 else np.inf
-        m_old = m if m < 0.0 else -np.inf
-    return DualCDResult(w, alpha, it, status, hist_v, hist_f)
+    seed = rng.integers(2**64, dtype=np.uint64)  # the kernel's own generator (_uniform)
+    it, converged, hist = _solve(
+        data, indices, indptr, dense, B, y, alpha, w, QD, D, U,
+        float(tol), int(max_iter), seed, int(record_every),
+    )  # fmt: skip
+    status = "converged" if converged else "max_iter"
+    return DualCDResult(w, alpha, it, status, hist[:, 0].tolist(), hist[:, 1].tolist())
