@@ -98,53 +98,40 @@ class DualCDResult:
 
 # -- the Numba kernels --------------------------------------------------------------------------
 # Row i of X is data[indptr[i]:indptr[i + 1]], its columns in indices (CSR), or, for dense X
-# (``dense``), the d contiguous entries of that slice. Row sums are four interleaved partial
-# sums s₀…s₃ added as (s₀ + s₁) + (s₂ + s₃): four independent chains keep the adder busy, and
-# the order of additions is fixed (no fastmath), the same on every CPU. Slices index from 0 and
-# column indices are unsigned, so no access pays for negative-index wraparound.
-
-
-@numba.njit(cache=True)
-def _dot_dense(w, x):
-    """Σₖ wₖxₖ over the d entries of a dense row x."""
-    s0 = s1 = s2 = s3 = 0.0
-    m = x.shape[0] // 4 * 4
-    for k in range(0, m, 4):
-        s0 += w[k] * x[k]
-        s1 += w[k + 1] * x[k + 1]
-        s2 += w[k + 2] * x[k + 2]
-        s3 += w[k + 3] * x[k + 3]
-    s = (s0 + s1) + (s2 + s3)
-    for k in range(m, x.shape[0]):
-        s += w[k] * x[k]
-    return s
-
-
-@numba.njit(cache=True)
-def _dot_sparse(w, cols, x):
-    """Σₖ w[colsₖ]·xₖ over the stored entries of a sparse row (the same order of additions as
-    :func:`_dot_dense` when the row stores every entry)."""
-    s0 = s1 = s2 = s3 = 0.0
-    m = x.shape[0] // 4 * 4
-    for k in range(0, m, 4):
-        s0 += w[cols[k]] * x[k]
-        s1 += w[cols[k + 1]] * x[k + 1]
-        s2 += w[cols[k + 2]] * x[k + 2]
-        s3 += w[cols[k + 3]] * x[k + 3]
-    s = (s0 + s1) + (s2 + s3)
-    for k in range(m, x.shape[0]):
-        s += w[cols[k]] * x[k]
-    return s
+# (``dense``), the d contiguous entries from data[indptr[i]]. Row sums are four interleaved
+# partial sums s₀…s₃ added as (s₀ + s₁) + (s₂ + s₃): four independent chains keep the adder
+# busy, and the order of additions is fixed (no fastmath), the same on every CPU. Every position
+# (indptr, indices, index) is unsigned, so no access pays for negative-index wraparound, and
+# rows are read in place (a slice per row would cost two reference-count calls).
+_1, _2, _3, _4 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
 
 
 @numba.njit(cache=True)
 def _row_dot(w, data, indices, indptr, dense, i, B):
     """wᵀxᵢ (plus w_d·B for the bias feature when B > 0)."""
-    start, stop = indptr[i], indptr[i + 1]
-    if dense:
-        s = _dot_dense(w, data[start:stop])
+    start, stop = indptr[i], indptr[i + _1]
+    m = start + (stop - start) // _4 * _4
+    s0 = s1 = s2 = s3 = 0.0
+    k = start
+    if dense:  # column k − start
+        while k < m:
+            j = k - start
+            s0 += w[j] * data[k]
+            s1 += w[j + _1] * data[k + _1]
+            s2 += w[j + _2] * data[k + _2]
+            s3 += w[j + _3] * data[k + _3]
+            k += _4
     else:
-        s = _dot_sparse(w, indices[start:stop], data[start:stop])
+        while k < m:
+            s0 += w[indices[k]] * data[k]
+            s1 += w[indices[k + _1]] * data[k + _1]
+            s2 += w[indices[k + _2]] * data[k + _2]
+            s3 += w[indices[k + _3]] * data[k + _3]
+            k += _4
+    s = (s0 + s1) + (s2 + s3)
+    while k < stop:
+        s += (w[k - start] if dense else w[indices[k]]) * data[k]
+        k += _1
     if B > 0.0:
         s += w[w.shape[0] - 1] * B
     return s
@@ -153,15 +140,16 @@ def _row_dot(w, data, indices, indptr, dense, i, B):
 @numba.njit(cache=True)
 def _row_axpy(delta, w, data, indices, indptr, dense, i, B):
     """w ← w + δ·xᵢ (and the bias feature)."""
-    start, stop = indptr[i], indptr[i + 1]
-    x = data[start:stop]
+    start, stop = indptr[i], indptr[i + _1]
+    k = start
     if dense:
-        for k in range(x.shape[0]):
-            w[k] += delta * x[k]
+        while k < stop:
+            w[k - start] += delta * data[k]
+            k += _1
     else:
-        cols = indices[start:stop]
-        for k in range(x.shape[0]):
-            w[cols[k]] += delta * x[k]
+        while k < stop:
+            w[indices[k]] += delta * data[k]
+            k += _1
     if B > 0.0:
         w[w.shape[0] - 1] += delta * B
 
@@ -243,7 +231,7 @@ def _solve(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, tol, max_iter
     every ``every``-th iteration and of the last.
     """
     n = y.shape[0]
-    index = np.arange(n)
+    index = np.arange(n, dtype=np.uint32)  # unsigned: no wraparound test on αᵢ, yᵢ, …
     state = np.full(1, seed, dtype=np.uint64)
     hist = np.empty((min(max_iter // every + 1, 1024), 2))
     active, M_old, m_old = n, np.inf, -np.inf
@@ -280,11 +268,11 @@ def _row_arrays(X):
         return (
             np.ascontiguousarray(X.data, dtype=np.float64),
             np.ascontiguousarray(X.indices, dtype=np.uint32),
-            np.ascontiguousarray(X.indptr, dtype=np.int64),
+            np.ascontiguousarray(X.indptr, dtype=np.uint64),
             False,
         )
     X = np.ascontiguousarray(X, dtype=np.float64)
-    indptr = np.arange(n + 1, dtype=np.int64) * d  # row i is data[i·d : (i + 1)·d]
+    indptr = np.arange(n + 1, dtype=np.uint64) * np.uint64(d)  # row i is data[i·d : (i + 1)·d]
     return X.reshape(-1), np.zeros(0, dtype=np.uint32), indptr, True
 
 
@@ -363,7 +351,7 @@ def dual_cd(
     B = float(bias)
 
     U, D = _box(C, loss)
-    rows = np.repeat(np.arange(n), np.diff(indptr))  # the row of each stored entry
+    rows = np.repeat(np.arange(n), np.diff(indptr).astype(np.int64))  # the row of each stored entry
     QD = D + np.bincount(rows, weights=data * data, minlength=n)  # Q̄ᵢᵢ = ‖xᵢ‖² + Dᵢᵢ
     QD += B * B
     alpha = np.zeros(n)
