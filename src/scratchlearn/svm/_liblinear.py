@@ -54,9 +54,10 @@ change of w over the last pass. A ``tol`` below the rounding error of Gᵢ (abou
 standardised data) is never met: shrunk coordinates are then never restored, and the solver
 runs to ``max_iter`` (liblinear does the same); 1e-9 is a safe tight tolerance.
 
-Deviations from liblinear: the permutation comes from numpy's Generator (``random_state``), not
-liblinear's Mersenne twister, so the iterates differ from scikit-learn's by the visiting order
-but solve the same problem to the same rule; a sample with Cᵢ = 0 has its αᵢ fixed at 0 (the
+Deviations from liblinear: the permutation comes from a SplitMix64 stream inside the kernel,
+seeded by one draw from ``random_state`` (so the whole solve is one compiled call), not from
+liblinear's ``rand()``, so the iterates differ from scikit-learn's by the visiting order but
+solve the same problem to the same rule; a sample with Cᵢ = 0 has its αᵢ fixed at 0 (the
 limit of both losses), where liblinear's squared hinge would compute 0·∞.
 
 Reference: C.-J. Hsieh, K.-W. Chang, C.-J. Lin, S. S. Keerthi, S. Sundararajan, "A dual
