@@ -107,7 +107,7 @@ class DualCDResult:
 _1, _2, _3, _4 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _row_dot(w, data, indices, indptr, dense, i, B):
     """wᵀxᵢ (plus w_d·B for the bias feature when B > 0)."""
     start, stop = indptr[i], indptr[i + _1]
@@ -138,7 +138,7 @@ def _row_dot(w, data, indices, indptr, dense, i, B):
     return s
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _row_axpy(delta, w, data, indices, indptr, dense, i, B):
     """w ← w + δ·xᵢ (and the bias feature)."""
     start, stop = indptr[i], indptr[i + _1]
@@ -155,16 +155,18 @@ def _row_axpy(delta, w, data, indices, indptr, dense, i, B):
         w[w.shape[0] - 1] += delta * B
 
 
-@numba.njit(cache=True)
-def _uniform(state):
-    """A uniform draw in [0, 1) from SplitMix64 (Steele, Lea, Flood 2014); ``state`` is a (1,)
-    uint64 array, advanced in place. The top 53 bits of the output make the double."""
+@numba.njit(cache=True, inline="always")
+def _below(state, k):
+    """A uniform integer in [0, k), k < 2³², from SplitMix64 (Steele, Lea, Flood 2014): the top
+    32 bits u of the output give ⌊u·k / 2³²⌋ (Lemire's multiply-shift; its bias, at most
+    k / 2³², is far below anything a visiting order could show). ``state`` is a (1,) uint64
+    array, advanced in place."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
     z = state[0]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     z = z ^ (z >> np.uint64(31))
-    return np.float64(z >> np.uint64(11)) * 2.0**-53
+    return ((z >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32)
 
 
 @numba.njit(cache=True)
@@ -176,7 +178,7 @@ def _sweep(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, index, state,
     """
     M_old, m_old = bounds
     for s in range(active):  # liblinear's shuffle: swap s with a uniform j in [s, active)
-        j = s + int(_uniform(state) * (active - s))
+        j = s + np.int64(_below(state, active - s))
         index[s], index[j] = index[j], index[s]
     M, m = -np.inf, np.inf
     s = 0
@@ -357,7 +359,7 @@ def dual_cd(
     QD += B * B
     alpha = np.zeros(n)
     w = np.zeros(d + (B > 0))
-    seed = rng.integers(2**64, dtype=np.uint64)  # the kernel's own generator (_uniform)
+    seed = rng.integers(2**64, dtype=np.uint64)  # the kernel's own generator (_below)
     it, converged, hist = _solve(
         data, indices, indptr, dense, B, y, alpha, w, QD, D, U,
         float(tol), int(max_iter), seed, int(record_every),
