@@ -216,14 +216,27 @@ def _sweep(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, index, state,
 
 @numba.njit(cache=True)
 def _objective(w, alpha, D):
-    """f(α) = ½‖w‖² + ½Σ Dᵢᵢαᵢ² − Σαᵢ (as :func:`dual_objective`, without temporaries)."""
-    ww = 0.0
-    for j in range(w.shape[0]):
-        ww += w[j] * w[j]
-    f = 0.5 * ww
-    for i in range(alpha.shape[0]):
-        f += (0.5 * D[i] * alpha[i] - 1.0) * alpha[i]
-    return f
+    """f(α) = ½‖w‖² + Σ (½Dᵢᵢαᵢ − 1)αᵢ (as :func:`dual_objective`, without temporaries), each
+    sum in four interleaved partial sums (it runs once per pass: one chain cost 5% of a pass)."""
+    d, n = w.shape[0] // 4 * 4, alpha.shape[0] // 4 * 4
+    s0 = s1 = s2 = s3 = 0.0
+    for j in range(0, d, 4):
+        s0 += w[j] * w[j]
+        s1 += w[j + 1] * w[j + 1]
+        s2 += w[j + 2] * w[j + 2]
+        s3 += w[j + 3] * w[j + 3]
+    for j in range(d, w.shape[0]):
+        s0 += w[j] * w[j]
+    f = 0.5 * ((s0 + s1) + (s2 + s3))
+    s0 = s1 = s2 = s3 = 0.0
+    for i in range(0, n, 4):
+        s0 += (0.5 * D[i] * alpha[i] - 1.0) * alpha[i]
+        s1 += (0.5 * D[i + 1] * alpha[i + 1] - 1.0) * alpha[i + 1]
+        s2 += (0.5 * D[i + 2] * alpha[i + 2] - 1.0) * alpha[i + 2]
+        s3 += (0.5 * D[i + 3] * alpha[i + 3] - 1.0) * alpha[i + 3]
+    for i in range(n, alpha.shape[0]):
+        s0 += (0.5 * D[i] * alpha[i] - 1.0) * alpha[i]
+    return f + ((s0 + s1) + (s2 + s3))
 
 
 @numba.njit(cache=True)
