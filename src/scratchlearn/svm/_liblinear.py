@@ -253,8 +253,9 @@ def _solve(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, tol, max_iter
     n = y.shape[0]
     index = np.arange(n, dtype=np.uint32)  # unsigned: no wraparound test on αᵢ, yᵢ, …
     state = np.full(1, seed, dtype=np.uint64)
-    P = np.empty((n, 4))
-    P[:, 0], P[:, 1], P[:, 2], P[:, 3] = y, D, U, QD
+    P = np.empty((n, 4))  # (scalar loops here: Numba compiles array-slice assignment slowly)
+    for i in range(n):
+        P[i, 0], P[i, 1], P[i, 2], P[i, 3] = y[i], D[i], U[i], QD[i]
     hist = np.empty((min(max_iter // every + 1, 1024), 2))
     active, M_old, m_old = n, np.inf, -np.inf
     it, r, converged = 0, 0, False
@@ -268,7 +269,10 @@ def _solve(data, indices, indptr, dense, B, y, alpha, w, QD, D, U, tol, max_iter
         converged = done and active == n
         if it % every == 0 or converged or it == max_iter:
             if r == hist.shape[0]:  # grow the record
-                hist = np.concatenate((hist, np.empty_like(hist)))
+                grown = np.empty((2 * r, 2))
+                for k in range(r):
+                    grown[k, 0], grown[k, 1] = hist[k, 0], hist[k, 1]
+                hist = grown
             hist[r, 0], hist[r, 1] = max(M - m, 0.0), _objective(w, alpha, D)
             r += 1
         if done:  # converged, or restore the shrunk coordinates and check them in full
