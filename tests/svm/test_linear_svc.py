@@ -140,8 +140,9 @@ def test_matches_sklearn_within_the_duality_gap(data, loss, params, weighted):
 
 
 def test_sparse_and_dense_give_the_same_iterates():
-    # the kernel reads a CSR row by its stored entries and a dense row entirely; the extra terms
-    # are products with 0.0, which leave every sum unchanged, so the runs agree bit for bit
+    # the kernel reads a CSR row by its stored entries and a dense row entirely, both in the same
+    # four interleaved partial sums; standardised iris has no zero, so each CSR row stores all d
+    # entries, the same products are added in the same order, and the runs agree bit for bit
     X, y = _iris()
     dense = LinearSVC(random_state=3).fit(X, y)
     for fmt in (sp.csr_matrix, sp.csc_matrix):
