@@ -20,11 +20,16 @@ With ``G = ∇f = Qα + p``, let ``I_up = {t : y_t = +1, α_t < C_t} ∪ {t : y_
 SMO stops at ``m − M < tol`` (Fan, Chen & Lin 2005; LIBSVM's ``eps``); ``max_violation`` is
 that ``m − M``.
 
-What the stop guarantees about f: for a feasible direction d (yᵀd = 0 within the box) the
-slope Gᵀd = Σ_t (−y_t G_t − b)(−y_t d_t)… is at least −(m − M)·Σ|d_t|/2·2, so by convexity
-``f(α) − f(α*) ≤ (m − M) · Σ_t |α_t − α*_t| ≤ tol · ‖α − α*‖₁``: the objective gap is at most
-tol times the ℓ₁ distance to the optimum, which is at most ``Σ_t C_t`` and in practice about
-the total ``Σ α`` of the support vectors. Tests use this bound.
+What the stop guarantees about f: let α* be a minimiser, d = α* − α (so yᵀd = 0) and
+v_t = −y_t G_t. Then ``Gᵀd = −Σ_t (v_t − M) y_t d_t`` and y_t d_t > 0 only where t may move up
+(v_t <= m), y_t d_t < 0 only where it may move down (v_t >= M), so ``Gᵀd >= −(m − M)‖d‖₁``.
+Convexity gives ``f(α) − f(α*) <= −Gᵀd <= tol · ‖α − α*‖₁ <= tol · (Σα + Σα*)``, and since
+``f(α) − f(α*) >= ½‖w(α) − w(α*)‖²`` the weight vector is within √(2·gap) of the optimum's.
+The tests derive their tolerances from these two inequalities.
+
+The offset: ``rho`` is LIBSVM's ρ, the mean of y_t G_t over the free variables (0 < α_t < C_t),
+or the midpoint of the interval the bound variables leave for it when none is free; the
+decision function is ``Σ_t y_t α_t K(x_t, ·) − ρ``.
 
 One iteration
 -------------
