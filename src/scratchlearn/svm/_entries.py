@@ -17,6 +17,13 @@ FAMILY = Family(
             sklearn=_SK + "SVC",
         ),
         Entry(
+            name="SVR",
+            summary="epsilon-insensitive kernel regression by SMO over the 2n-variable dual",
+            dataset="diabetes",
+            demo_params={"kernel": "rbf", "C": 1.0, "epsilon": 0.1},
+            sklearn=_SK + "SVR",
+        ),
+        Entry(
             name="LinearSVC",
             summary="linear SVM by dual coordinate descent (liblinear); one-vs-rest, sparse input",
             dataset="breast_cancer",
