@@ -22,6 +22,13 @@ FAMILY = Family(
             dataset="diabetes",
             demo_params={"kernel": "rbf", "C": 1.0, "epsilon": 0.1},
             sklearn=_SK + "SVR",
+            expected_failed_checks={
+                "check_sample_weight_equivalence_on_dense_data": (
+                    "weights and repeated rows give the same primal optimum but different duals, "
+                    "which SMO leaves at different points within tol (the check asks rtol 1e-7); "
+                    "scikit-learn's SVR fails this check too"
+                ),
+            },
         ),
         Entry(
             name="LinearSVC",
