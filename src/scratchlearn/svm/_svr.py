@@ -190,7 +190,9 @@ class SVR(RegressorMixin, BaseEstimator):
     def predict(self, X):
         """f(x) = Σᵢ (αᵢ − αᵢ*) K(xᵢ, x) + intercept_, computed over blocks of rows."""
         X = self._check_test(X)
-        out = np.empty(X.shape[0])
+        out = np.full(X.shape[0], self.intercept_[0])
+        if self.support_.size == 0:  # β = 0 (e.g. every target inside the tube): f = −ρ
+            return out
         step = block_rows(max(1, self.support_.size))
         for start in range(0, X.shape[0], step):
             rows = slice(start, start + step)
@@ -201,5 +203,5 @@ class SVR(RegressorMixin, BaseEstimator):
                     self.kernel, X[rows], self.support_vectors_, self._gamma, self.coef0,
                     self.degree,
                 )  # fmt: skip
-            out[rows] = Ksv @ self.dual_coef_[0] + self.intercept_[0]
+            out[rows] += Ksv @ self.dual_coef_[0]
         return out
