@@ -7,7 +7,7 @@ _SK = "sklearn.svm."
 FAMILY = Family(
     name="svm",
     title="Support vector machines: SMO with kernels, hard and soft margins, linear SVMs",
-    stories=("scratchlearn.svm._showcase",),
+    stories=("scratchlearn.svm._showcase", "scratchlearn.svm._showcase_svr"),
     entries=[
         Entry(
             name="SVC",
