@@ -455,6 +455,7 @@ def test_demo_stories_come_from_the_families():
         "scratchlearn.ensemble._showcase_boosting",
         "scratchlearn.neighbors._showcase",
         "scratchlearn.svm._showcase",
+        "scratchlearn.svm._showcase_svr",
         "scratchlearn.svm._showcase_linear",
         "scratchlearn.multiclass._showcase",
         "scratchlearn.cluster._showcase",

@@ -4,5 +4,6 @@ SVM by dual coordinate descent."""
 
 from ._linear import LinearSVC
 from ._svc import SVC
+from ._svr import SVR
 
-__all__ = ["SVC", "LinearSVC"]
+__all__ = ["SVC", "SVR", "LinearSVC"]

@@ -67,19 +67,69 @@ def squared_norms(X):
     return sq
 
 
+_LN2_HI, _LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10  # fdlibm's split
+_MAGIC = 6755399441055744.0 + 1023.0  # 1.5·2⁵²: k + 1023 lands in the low mantissa bits
+
+
+@njit(cache=True, nogil=True, fastmath={"nnan", "ninf", "nsz", "contract"})
+def _exp_nonpositive(v, bits, c):
+    """v[:c] = exp(v[:c]) for v <= 0 (clipped to [−708, 0]), in loops the compiler vectorises.
+
+    exp(x) = 2ᵏ·exp(r), k = round(x/ln 2), r = x − k ln 2 with ln 2 in two parts (so r is exact
+    to ~1 ulp; hence no reassociation in the fastmath flags) and |r| <= ln2/2; exp(r) by its
+    Taylor series to r¹³ (remainder (ln2/2)¹⁴/14! ≈ 4e−18, below half an ulp); 2ᵏ written into
+    the exponent bits. Error below 1 ulp over [−708, 0] against libm (checked on 2·10⁶ points).
+    An RBF exponent is never positive except by rounding (then K = 1)."""
+    for q in range(c):
+        x = min(max(v[q], -708.0), 0.0)
+        k = np.floor(x * 1.4426950408889634 + 0.5)
+        r = (x - k * _LN2_HI) - k * _LN2_LO
+        p = 1.0 / 6227020800.0
+        p = p * r + 1.0 / 479001600.0
+        p = p * r + 1.0 / 39916800.0
+        p = p * r + 1.0 / 3628800.0
+        p = p * r + 1.0 / 362880.0
+        p = p * r + 1.0 / 40320.0
+        p = p * r + 1.0 / 5040.0
+        p = p * r + 1.0 / 720.0
+        p = p * r + 1.0 / 120.0
+        p = p * r + 1.0 / 24.0
+        p = p * r + 1.0 / 6.0
+        p = p * r + 0.5
+        p = p * r + 1.0
+        v[q] = p * r + 1.0
+        bits[q] = k + _MAGIC
+    ib = bits.view(np.int64)
+    for q in range(c):
+        ib[q] = ib[q] << 52
+    for q in range(c):
+        v[q] *= bits[q]
+
+
 @njit(cache=True, nogil=True)
 def _fill(line, kern, r, idx, n):
     """Compute the missing (NaN) entries K(x_r, x_idx[t]), t < n; returns how many. RBF, the
-    kernel that matters most for speed, has its own loop (no per-entry dispatch)."""
+    kernel that matters most for speed, gathers its missing entries, forms the exponents
+    −γ(‖x_r‖² + ‖x_s‖² − 2x_r·x_s) and exponentiates them in one vectorised pass."""
     X, sq, kind, gamma, coef0, degree = kern
-    count = 0
     if kind == RBF:
+        where = np.empty(n, dtype=np.int64)
+        count = np.int64(0)
         for t in range(n):
             s = idx[t]
             if np.isnan(line[s]):
-                line[s] = np.exp(-gamma * (sq[r] + sq[s] - 2.0 * _dot(X, r, s)))
+                line[s] = 0.0  # claimed: a repeated row index (SVR) is computed once
+                where[count] = s
                 count += 1
+        v, bits = np.empty(count), np.empty(count)
+        for q in range(count):
+            s = where[q]
+            v[q] = -gamma * (sq[r] + sq[s] - 2.0 * _dot(X, r, s))
+        _exp_nonpositive(v, bits, count)
+        for q in range(count):
+            line[where[q]] = v[q]
         return count
+    count = 0
     for t in range(n):
         s = idx[t]
         if np.isnan(line[s]):
@@ -244,9 +294,9 @@ def _init_gradient(y, p, C, alpha, kern, cache, idx):
     for s in range(l):
         if alpha[s] > 0:
             Ks = kernel_row(kern, cache, idx[s], idx, l)
-            _add_row(G, alpha[s], y, y[s], Ks, idx, 0, l)
+            _add_row(G, alpha[s], y, y[s], Ks, idx, np.int64(0), l)
             if alpha[s] >= C[s]:
-                _add_row(G_bar, C[s], y, y[s], Ks, idx, 0, l)
+                _add_row(G_bar, C[s], y, y[s], Ks, idx, np.int64(0), l)
     return G, G_bar
 
 
@@ -297,7 +347,7 @@ def _shrink(n, unshrink, tol, fl, it, kern, cache):
         _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx)
         n = y.shape[0]
         new_epoch(cache)
-    t = 0
+    t = np.int64(0)
     while t < n:
         if _be_shrunk(t, y, G, alpha, C, Gmax1, Gmax2):
             n -= 1
@@ -373,7 +423,9 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
     for t in range(l):
         f += 0.5 * alpha[t] * (G[t] + p[t])
     h_it, h_v, h_f = np.zeros(64, np.int64), np.zeros(64), np.zeros(64)
-    n_rec, n, unshrink, status, k = 0, l, False, MAX_ITER, 0
+    # np.int64 / np.bool_ rather than literals: a literal argument makes Numba compile a
+    # second specialisation of each callee that receives it
+    n_rec, n, unshrink, status, k = np.int64(0), l, np.bool_(False), MAX_ITER, np.int64(0)
     counter = min(l, 1000) + 1
     violation = np.inf
     while max_iter < 0 or k < max_iter:
@@ -417,7 +469,7 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
         for s, was_up in ((i, up_i), (j, up_j)):
             if was_up != (alpha[s] >= C[s]):
                 Ks = kernel_row(kern, cache, idx[s], idx, l)
-                _add_row(G_bar, -C[s] if was_up else C[s], y, y[s], Ks, idx, 0, l)
+                _add_row(G_bar, -C[s] if was_up else C[s], y, y[s], Ks, idx, np.int64(0), l)
     if status != CONVERGED:
         _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx)
         n = l
