@@ -53,6 +53,28 @@ def kernel_block(kernel, A, B, gamma, coef0, degree):
     return pairwise.sigmoid_kernel(A, B, gamma=gamma, coef0=coef0)
 
 
+def solver_kernel(estimator, X):
+    """``(KernelSpec, γ)`` of an SVM estimator's kernel parameters on its training rows X.
+
+    ``gamma="scale"``/``"auto"`` are resolved by :func:`resolve_kernel`; a callable kernel is
+    evaluated once into its Gram matrix K(X, X), which the solver reads as "precomputed" (it
+    must be finite and square).
+    """
+    kind, gamma, coef0, degree = resolve_kernel(
+        estimator.kernel, estimator.gamma, estimator.coef0, estimator.degree, X
+    )
+    if not callable(kind):
+        return KernelSpec(kind, X, gamma, coef0, degree), gamma
+    G = kernel_block(kind, X, X, 0.0, coef0, degree)
+    n = X.shape[0]
+    if G.shape != (n, n) or not np.all(np.isfinite(G)):
+        raise ValueError(
+            f"{type(estimator).__name__}: the callable kernel must return a finite ({n}, {n}) "
+            f"Gram matrix K(X, X); got shape {G.shape}."
+        )
+    return KernelSpec("precomputed", np.ascontiguousarray(G)), gamma
+
+
 class SVC(ClassifierMixin, BaseEstimator):
     """C-support vector classifier (LIBSVM's C-SVC), solved by SMO.
 
@@ -204,19 +226,9 @@ class SVC(ClassifierMixin, BaseEstimator):
         return X, y_idx
 
     def _kernel_spec(self, X):
-        """The solver's kernel; a callable's Gram is solved as "precomputed"."""
-        kind, self._gamma, coef0, degree = resolve_kernel(
-            self.kernel, self.gamma, self.coef0, self.degree, X
-        )
-        if not callable(kind):
-            return KernelSpec(kind, X, self._gamma, coef0, degree)
-        G = kernel_block(kind, X, X, 0.0, coef0, degree)
-        if G.shape != (X.shape[0], X.shape[0]) or not np.all(np.isfinite(G)):
-            raise ValueError(
-                f"SVC: the callable kernel must return a finite ({X.shape[0]}, {X.shape[0]}) "
-                f"Gram matrix K(X, X); got shape {G.shape}."
-            )
-        return KernelSpec("precomputed", np.ascontiguousarray(G))
+        """The solver's kernel (sets ``_gamma``, the resolved γ used again at predict)."""
+        spec, self._gamma = solver_kernel(self, X)
+        return spec
 
     def fit(self, X, y, sample_weight=None):
         """Solve the dual of every pair of classes by SMO; returns self."""

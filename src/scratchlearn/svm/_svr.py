@@ -22,8 +22,8 @@ from ..base import BaseEstimator, RegressorMixin
 from ..metrics._pairwise_kernels import block_rows
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_is_fitted, check_sample_weight
-from ._smo import KernelSpec, resolve_kernel, smo_solve
-from ._svc import kernel_block
+from ._smo import smo_solve
+from ._svc import kernel_block, solver_kernel
 
 __all__ = ["SVR"]
 
@@ -106,19 +106,9 @@ class SVR(RegressorMixin, BaseEstimator):
         return t
 
     def _kernel_spec(self, X):
-        """The solver's kernel; a callable's Gram is solved as "precomputed"."""
-        kind, self._gamma, coef0, degree = resolve_kernel(
-            self.kernel, self.gamma, self.coef0, self.degree, X
-        )
-        if not callable(kind):
-            return KernelSpec(kind, X, self._gamma, coef0, degree)
-        G = kernel_block(kind, X, X, 0.0, coef0, degree)
-        if G.shape != (X.shape[0], X.shape[0]) or not np.all(np.isfinite(G)):
-            raise ValueError(
-                f"SVR: the callable kernel must return a finite ({X.shape[0]}, {X.shape[0]}) "
-                f"Gram matrix K(X, X); got shape {G.shape}."
-            )
-        return KernelSpec("precomputed", np.ascontiguousarray(G))
+        """The solver's kernel (sets ``_gamma``, the resolved γ used again at predict)."""
+        spec, self._gamma = solver_kernel(self, X)
+        return spec
 
     def fit(self, X, y, sample_weight=None):
         """Solve the 2n-variable dual by SMO; returns self."""
