@@ -23,7 +23,7 @@ def _digits():
     return data.data, data.target
 
 
-def _blobs_of_8(n=20_000, d=20):
+def _blobs_of_8(n=5_000, d=20):
     return make_classification(
         n_samples=n, n_features=d, n_informative=10, n_classes=8, random_state=0
     )
@@ -55,6 +55,6 @@ CASES = [
     for s in ("OneVsRestClassifier", "OneVsOneClassifier")
     for label, data, base in (
         ("GaussianNB digits 1797x64", _digits, GaussianNB),
-        ("tree depth 6, 20000x20, 8 classes", _blobs_of_8, _tree),
+        ("tree depth 6, 5000x20, 8 classes", _blobs_of_8, _tree),
     )
 ]
