@@ -14,6 +14,7 @@ exactly when some index is 0, as scikit-learn does.
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import io
 import numbers
@@ -255,10 +256,26 @@ def load_svmlight_file(f, *, n_features=None, dtype=np.float64, query_id=False, 
     return X, y, qids
 
 
-def _fmt(v):
-    """Shortest text that reads back to the same double (``3`` rather than ``3.0``)."""
-    s = repr(float(v))
-    return s[:-2] if s.endswith(".0") else s
+def _format_rows(X, y, query_id, offset):
+    """The sample lines of CSR X (sorted, no stored zeros), y and query ids, as one text.
+
+    Every value is written by ``repr`` (the shortest text that reads back to the same double),
+    with a trailing ``.0`` dropped (``3`` rather than ``3.0``). The text is assembled by one
+    ``join`` over an array of pieces: ``" j:"`` prefixes come from a table of the columns, each
+    row opens with ``"\n<label>[ qid:<id>]"``.
+    """
+    n, d = X.shape
+    prefixes = np.array([f" {j + offset}:" for j in range(d)], dtype=object)
+    pieces = np.empty(2 * X.nnz, dtype=object)  # " j:", "v", " j:", "v", ...
+    pieces[0::2] = prefixes[X.indices]
+    pieces[1::2] = list(map(repr, X.data.astype(np.float64).tolist()))
+    heads = [f"\n{v!r}" for v in y.astype(np.float64).tolist()]
+    if query_id is not None:
+        heads = [f"{h} qid:{q}" for h, q in zip(heads, query_id.tolist(), strict=True)]
+    pieces = np.insert(pieces, 2 * X.indptr[:-1], heads)
+    text = "".join(pieces.tolist())[1:] + "\n"
+    # a value's ".0" is followed by a space or the line's end; indices and qids have no "."
+    return text.replace(".0 ", " ").replace(".0\n", "\n")
 
 
 def dump_svmlight_file(X, y, f, *, query_id=None, zero_based=True, comment=None):
@@ -285,26 +302,28 @@ def dump_svmlight_file(X, y, f, *, query_id=None, zero_based=True, comment=None)
             raise ValueError(f"query_id must hold integers; got dtype {query_id.dtype}.")
     if zero_based not in (True, False):
         raise ValueError(f"zero_based must be True or False; got {zero_based!r}.")
-    out = []
+    header = ""
     if comment is not None:
-        out.extend(f"# {line}".rstrip() for line in str(comment).splitlines())
+        header = "".join(f"# {line}".rstrip() + "\n" for line in str(comment).splitlines())
     X.eliminate_zeros()
     offset = 0 if zero_based else 1
-    # every entry formatted once, from Python floats (far cheaper than per-element NumPy scalars)
-    pairs = [f"{j}:{_fmt(v)}" for j, v in zip((X.indices + offset).tolist(), X.data.tolist())]
-    heads = [_fmt(v) for v in y.tolist()]
-    if query_id is not None:
-        heads = [f"{h} qid:{q}" for h, q in zip(heads, query_id.tolist(), strict=True)]
-    indptr = X.indptr.tolist()
-    for i, head in enumerate(heads):
-        out.append(" ".join([head, *pairs[indptr[i] : indptr[i + 1]]]))
-    text = "\n".join(out) + "\n"
+    with _text_writer(f) as write:
+        write(header)
+        for a in range(0, X.shape[0], _CHUNK):  # a block of rows at a time: bounded memory
+            rows = slice(a, a + _CHUNK)
+            qid = None if query_id is None else query_id[rows]
+            write(_format_rows(X[rows], y[rows], qid, offset))
+
+
+@contextlib.contextmanager
+def _text_writer(f):
+    """A function writing text to ``f``: a path (UTF-8), a text file or a binary file."""
     if isinstance(f, (str, os.PathLike)):
         with open(f, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            yield fh.write
     elif isinstance(f, io.TextIOBase):
-        f.write(text)
+        yield f.write
     elif hasattr(f, "write"):
-        f.write(text.encode("utf-8"))
+        yield lambda text: f.write(text.encode("utf-8"))
     else:
         raise TypeError(f"f must be a path or an open file; got {type(f).__name__}.")
