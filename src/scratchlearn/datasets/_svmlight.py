@@ -9,6 +9,13 @@ after ``#`` is a comment, and blank or comment-only lines are skipped. Indices a
 most published files (svmlight, LETOR, MSLR) and zero-based in some (libsvm tools, files
 written by ``dump_svmlight_file`` by default); ``zero_based="auto"`` reads a file as zero-based
 exactly when some index is 0, as scikit-learn does.
+
+Reading takes a fast path first (:func:`_parse_fast`): the ``index:value`` text of a block of
+lines is checked for its shape with byte masks, then every index is converted by ``int`` and
+every value by ``float`` in one pass each, so the numbers are exactly those of the line-by-line
+reference parser (:func:`_parse_slow`). Anything the fast path cannot vouch for (a malformed
+token, non-ASCII text, indices out of order) sends the whole file to the reference parser,
+which raises its error naming the line.
 """
 
 from __future__ import annotations
