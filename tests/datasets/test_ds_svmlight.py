@@ -125,3 +125,74 @@ def test_dump_leaves_the_callers_matrix_alone():
     assert out.getvalue() == "1 0:1 1:2\n"  # sorted, explicit zero dropped
     np.testing.assert_array_equal(X.data, before[0])
     np.testing.assert_array_equal(X.indices, before[1])
+
+
+def _both_parsers(text, query_id):
+    from scratchlearn.datasets._svmlight import _parse_fast, _parse_slow
+
+    lines = text.splitlines()
+    return _parse_fast(lines, query_id), _parse_slow(lines, "f", query_id)
+
+
+@pytest.mark.parametrize("query_id", [True, False])
+def test_fast_path_equals_line_parser_on_valid_files(query_id):
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=40) * 10.0 ** rng.integers(-8, 8, 40)  # 17-digit reprs, e±
+    pairs = " ".join(f"{j}:{v!r}" for j, v in enumerate(values.tolist(), 1))
+    text = (  # tabs, comments, blank lines, a sample without features, odd number spellings
+        f"{LETOR}\n3 qid:4\t{pairs}\n\n-1 qid:4 # nothing\n+2.5 qid:5 1:+1_0 3:.5 7:1E3 8:-0\r\n"
+    )
+    fast, slow = _both_parsers(text, query_id)
+    assert fast is not None  # the fast path took this valid file
+    for a, b in zip(fast, slow, strict=True):
+        if b is None:
+            assert a is None
+        else:
+            assert a.dtype == b.dtype
+            np.testing.assert_array_equal(a, b)  # bit-exact: both convert with int / float
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 1:2 3\n",
+        "1 1: 2:3\n",
+        "1 :1 2:3\n",
+        "1 1:2:3 4\n",  # as many colons as tokens, but in the wrong places
+        "1 1:2 1:3\n",
+        "1 -1:2\n",
+        "1 1:2 x:3\n",
+        "1 1:\u0663\n",  # an Arabic-Indic digit: left to the line parser
+        "one 1:2\n",
+        "1 qid:x 1:2\n",
+    ],
+)
+def test_fast_path_declines_what_it_cannot_vouch_for(text):
+    from scratchlearn.datasets._svmlight import _parse_fast
+
+    assert _parse_fast(text.splitlines(), False) is None
+
+
+def test_error_deep_in_a_big_file_names_its_line(tmp_path):
+    good = "1 qid:1 1:0.5 2:0.25\n" * 9000  # more lines than one block of the fast path
+    path = _ltr_file(tmp_path, good + "0 qid:2 1:0.5 1:0.25\n")
+    with pytest.raises(ValueError, match="line 9001: feature indices must be strictly increasing"):
+        load_svmlight_file(path)
+    X, y = load_svmlight_file(_ltr_file(tmp_path, good + good, name="ok.txt"))
+    assert X.shape == (18000, 2) and X.nnz == 36000 and X.sum() == 18000 * 0.75
+
+
+def test_dump_text_is_the_shortest_repr_of_every_value():
+    rng = np.random.default_rng(4)
+    bits = rng.integers(0, 2**63, 300, dtype=np.uint64) | np.uint64(1)  # any finite double
+    v = bits.view(np.float64)
+    v = np.concatenate([v[np.isfinite(v) & (v != 0)], [3.0, -2.0, 1e16, 1e15, 0.1, -1e-5]])
+    out = io.StringIO()
+    dump_svmlight_file(v[:, None], np.arange(v.size) - 0.0, out, zero_based=False)
+    expected = "".join(
+        f"{i}.0 1:{x!r}\n".replace(".0 ", " ").replace(".0\n", "\n")
+        for i, x in enumerate(v.tolist())
+    )
+    assert out.getvalue() == expected
+    X2, _ = load_svmlight_file(io.StringIO(out.getvalue()))
+    np.testing.assert_array_equal(X2.toarray()[:, 0], v)  # bit-exact round trip

@@ -9,11 +9,19 @@ after ``#`` is a comment, and blank or comment-only lines are skipped. Indices a
 most published files (svmlight, LETOR, MSLR) and zero-based in some (libsvm tools, files
 written by ``dump_svmlight_file`` by default); ``zero_based="auto"`` reads a file as zero-based
 exactly when some index is 0, as scikit-learn does.
+
+Reading takes a fast path first (:func:`_parse_fast`): the ``index:value`` text of a block of
+lines is checked for its shape with byte masks, then every index is converted by ``int`` and
+every value by ``float`` in one pass each, so the numbers are exactly those of the line-by-line
+reference parser (:func:`_parse_slow`). Anything the fast path cannot vouch for (a malformed
+token, non-ASCII text, indices out of order) sends the whole file to the reference parser,
+which raises its error naming the line.
 """
 
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import io
 import numbers
@@ -70,13 +78,128 @@ def _parse_line(tokens, where):
             if not colon:
                 raise ValueError
             indices[t], values[t] = int(index), float(value)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise ValueError(f"{where}: {token!r} is not an index:value pair") from None
     if len(rest) > 1 and np.any(np.diff(indices) <= 0):
         raise ValueError(f"{where}: feature indices must be strictly increasing")
     if len(rest) and indices[0] < 0:
         raise ValueError(f"{where}: negative feature index {indices[0]}")
     return label, qid, indices, values
+
+
+_CHUNK = 8192  # lines converted at a time: bounds the temporary token strings of big files
+_SPACE, _TAB, _NEWLINE, _COLON = 32, 9, 10, 58
+
+
+def _split_line_heads(lines, query_id):
+    """Per sample line: its number, label text, qid text (or None) and the ``index:value`` text
+    after them; None when ``query_id`` asks for a qid some line lacks."""
+    linenos, labels, qids, rests = [], [], [], []
+    for lineno, line in enumerate(lines, 1):
+        if "#" in line:
+            line = line[: line.index("#")]
+        parts = line.split(None, 2)
+        if not parts:
+            continue
+        if len(parts) > 1 and parts[1].startswith("qid:"):
+            qid, rest = parts[1][4:], parts[2] if len(parts) == 3 else ""
+        elif query_id:
+            return None
+        else:
+            qid, rest = None, " ".join(parts[1:])
+        linenos.append(lineno)
+        labels.append(parts[0])
+        qids.append(qid)
+        rests.append(rest)
+    return linenos, labels, qids, rests
+
+
+def _pairs_fast(rests):
+    """``(counts, cols, vals)`` of the ``index:value`` texts of some lines, converted in one
+    pass each by ``int`` and ``float`` (so exactly as the reference parser converts them); None
+    unless every token is ``<text>:<text>`` and indices are non-negative and increase."""
+    text = "\n".join(rests)
+    if not text.isascii():  # Unicode digits and spaces: left to the reference parser
+        return None
+    b = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    if b.size == 0:
+        return np.zeros(len(rests), np.int64), np.zeros(0, np.int64), np.zeros(0)
+    space = (b == _SPACE) | (b == _TAB) | (b == _NEWLINE)
+    if np.any((b < _SPACE) & ~space):  # other control characters split tokens differently
+        return None
+    colon = b == _COLON
+    # one colon per token, with text on both sides: "1:" ":2" "1:2:3" "3" all fail here
+    edges = np.concatenate([[True], space | colon, [True]])
+    if np.any(colon & (edges[:-2] | edges[2:])):
+        return None
+    spaces_before = np.cumsum(space, dtype=np.int32)[colon]  # a space between any two colons
+    if np.any(np.diff(spaces_before) == 0):
+        return None
+    # so each token has at most one colon, which splits it in two words; a token without
+    # one adds a single word: 2 words per colon means every token is index:value
+    counts = np.array([r.count(":") for r in rests], dtype=np.int64)  # tokens per line
+    n_tokens = int(counts.sum())
+    words = text.replace(":", " ").split()  # index, value, index, value, ...
+    if len(words) != 2 * n_tokens:
+        return None
+    cols = np.fromiter(map(int, words[0::2]), dtype=np.int64, count=n_tokens)
+    vals = np.fromiter(map(float, words[1::2]), dtype=np.float64, count=n_tokens)
+    first = np.cumsum(counts) - counts  # each line's first token
+    rises = np.diff(cols, prepend=-1) > 0
+    rises[first[counts > 0]] = True
+    if np.any(cols < 0) or not np.all(rises):
+        return None
+    return counts, cols, vals
+
+
+def _parse_fast(lines, query_id):
+    """The same result as :func:`_parse_slow` on a valid file, by whole-column conversions; None
+    at the first doubt, so that the reference parser reports the malformed line."""
+    heads = _split_line_heads(lines, query_id)
+    if heads is None or not heads[0]:
+        return None
+    linenos, labels, qids, rests = heads
+    try:
+        y = np.fromiter(map(float, labels), dtype=np.float64, count=len(labels))
+        given = [q for q in qids if q is not None]  # read (and checked) even if then dropped
+        qids = np.fromiter(map(int, given), dtype=np.int64, count=len(given))
+        chunks = [_pairs_fast(rests[i : i + _CHUNK]) for i in range(0, len(rests), _CHUNK)]
+    except (ValueError, OverflowError):
+        return None
+    if any(c is None for c in chunks):
+        return None
+    counts, cols, vals = (np.concatenate(part) for part in zip(*chunks))
+    return y, qids if query_id else None, counts, cols, vals, np.asarray(linenos)
+
+
+def _parse_slow(lines, name, query_id):
+    """The reference parser, line by line: ``(labels, qids, counts, cols, vals, linenos)``,
+    or a ValueError naming the first malformed line."""
+    labels, qids, counts, cols, vals, linenos = [], [], [], [], [], []
+    for lineno, raw in enumerate(lines, 1):
+        tokens = raw.split("#", 1)[0].split()
+        if not tokens:
+            continue
+        label, qid, idx, val = _parse_line(tokens, f"{name}, line {lineno}")
+        if query_id and qid is None:
+            raise ValueError(f"{name}, line {lineno}: no qid:<id> (query_id=True needs one)")
+        labels.append(label)
+        qids.append(qid)
+        linenos.append(lineno)
+        counts.append(idx.shape[0])
+        cols.append(idx)
+        vals.append(val)
+    if not labels:
+        raise ValueError(f"{name}: no samples (only blank or comment lines)")
+    qids = np.asarray(qids, dtype=np.int64) if query_id else None
+    return (
+        np.asarray(labels, dtype=np.float64),
+        qids,
+        np.asarray(counts, dtype=np.int64),
+        np.concatenate(cols),
+        np.concatenate(vals),
+        np.asarray(linenos, dtype=np.int64),
+    )
 
 
 def load_svmlight_file(f, *, n_features=None, dtype=np.float64, query_id=False, zero_based="auto"):
@@ -109,52 +232,57 @@ def load_svmlight_file(f, *, n_features=None, dtype=np.float64, query_id=False, 
     ):
         raise ValueError(f"n_features must be None or a positive int; got {n_features!r}.")
     name, text = _open_text(f)
-    labels, qids, rows, cols, vals, lines = [], [], [], [], [], []
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        tokens = raw.split("#", 1)[0].split()
-        if not tokens:
-            continue
-        label, qid, idx, val = _parse_line(tokens, f"{name}, line {lineno}")
-        if query_id and qid is None:
-            raise ValueError(f"{name}, line {lineno}: no qid:<id> (query_id=True needs one)")
-        labels.append(label)
-        qids.append(qid)
-        lines.append(lineno)
-        cols.append(idx)
-        vals.append(val)
-        rows.append(np.full(idx.shape[0], len(labels) - 1, np.int64))
-    if not labels:
-        raise ValueError(f"{name}: no samples (only blank or comment lines)")
-    cols = np.concatenate(cols)
-    rows, vals = np.concatenate(rows), np.concatenate(vals)
+    lines = text.splitlines()
+    parsed = _parse_fast(lines, query_id)
+    if parsed is None:  # malformed somewhere (or unusual text): the reference parser names it
+        parsed = _parse_slow(lines, name, query_id)
+    y, qids, counts, cols, vals, lines = parsed
+    indptr = np.concatenate([[0], np.cumsum(counts)])  # CSR rows: indices strictly increase
+
+    def line_of(k):  # the file line of stored entry k
+        return lines[np.searchsorted(indptr, k, side="right") - 1]
+
     one_based = zero_based is False or (zero_based == "auto" and not np.any(cols == 0))
     if one_based and cols.size:
         if np.any(cols == 0):
-            bad = lines[rows[np.argmax(cols == 0)]]
+            bad = line_of(np.argmax(cols == 0))
             raise ValueError(f"{name}, line {bad}: index 0 in a one-based file (zero_based=False)")
         cols = cols - 1
     width = int(cols.max()) + 1 if cols.size else 0
     if n_features is None:
         n_features = width
     elif n_features < width:
-        bad = lines[rows[np.argmax(cols >= n_features)]]
+        bad = line_of(np.argmax(cols >= n_features))
         raise ValueError(
             f"{name}, line {bad}: feature index {int(cols.max()) + (1 if one_based else 0)} "
             f"does not fit n_features={n_features}"
         )
-    X = sp.csr_matrix(
-        (vals.astype(dtype), (rows, cols)), shape=(len(labels), n_features), dtype=dtype
-    )
-    y = np.asarray(labels, dtype=np.float64)
+    X = sp.csr_matrix((vals.astype(dtype), cols, indptr), shape=(y.shape[0], n_features))
     if not query_id:
         return X, y
-    return X, y, np.asarray(qids, dtype=np.int64)
+    return X, y, qids
 
 
-def _fmt(v):
-    """Shortest text that reads back to the same double (``3`` rather than ``3.0``)."""
-    s = repr(float(v))
-    return s[:-2] if s.endswith(".0") else s
+def _format_rows(X, y, query_id, offset):
+    """The sample lines of CSR X (sorted, no stored zeros), y and query ids, as one text.
+
+    Every value is written by ``repr`` (the shortest text that reads back to the same double),
+    with a trailing ``.0`` dropped (``3`` rather than ``3.0``). The text is assembled by one
+    ``join`` over an array of pieces: ``" j:"`` prefixes come from a table of the columns, each
+    row opens with ``"\n<label>[ qid:<id>]"``.
+    """
+    n, d = X.shape
+    prefixes = np.array([f" {j + offset}:" for j in range(d)], dtype=object)
+    pieces = np.empty(2 * X.nnz, dtype=object)  # " j:", "v", " j:", "v", ...
+    pieces[0::2] = prefixes[X.indices]
+    pieces[1::2] = list(map(repr, X.data.astype(np.float64).tolist()))
+    heads = [f"\n{v!r}" for v in y.astype(np.float64).tolist()]
+    if query_id is not None:
+        heads = [f"{h} qid:{q}" for h, q in zip(heads, query_id.tolist(), strict=True)]
+    pieces = np.insert(pieces, 2 * X.indptr[:-1], heads)
+    text = "".join(pieces.tolist())[1:] + "\n"
+    # a value's ".0" is followed by a space or the line's end; indices and qids have no "."
+    return text.replace(".0 ", " ").replace(".0\n", "\n")
 
 
 def dump_svmlight_file(X, y, f, *, query_id=None, zero_based=True, comment=None):
@@ -181,26 +309,28 @@ def dump_svmlight_file(X, y, f, *, query_id=None, zero_based=True, comment=None)
             raise ValueError(f"query_id must hold integers; got dtype {query_id.dtype}.")
     if zero_based not in (True, False):
         raise ValueError(f"zero_based must be True or False; got {zero_based!r}.")
-    out = []
+    header = ""
     if comment is not None:
-        out.extend(f"# {line}".rstrip() for line in str(comment).splitlines())
+        header = "".join(f"# {line}".rstrip() + "\n" for line in str(comment).splitlines())
     X.eliminate_zeros()
     offset = 0 if zero_based else 1
-    # every entry formatted once, from Python floats (far cheaper than per-element NumPy scalars)
-    pairs = [f"{j}:{_fmt(v)}" for j, v in zip((X.indices + offset).tolist(), X.data.tolist())]
-    heads = [_fmt(v) for v in y.tolist()]
-    if query_id is not None:
-        heads = [f"{h} qid:{q}" for h, q in zip(heads, query_id.tolist(), strict=True)]
-    indptr = X.indptr.tolist()
-    for i, head in enumerate(heads):
-        out.append(" ".join([head, *pairs[indptr[i] : indptr[i + 1]]]))
-    text = "\n".join(out) + "\n"
+    with _text_writer(f) as write:
+        write(header)
+        for a in range(0, X.shape[0], _CHUNK):  # a block of rows at a time: bounded memory
+            rows = slice(a, a + _CHUNK)
+            qid = None if query_id is None else query_id[rows]
+            write(_format_rows(X[rows], y[rows], qid, offset))
+
+
+@contextlib.contextmanager
+def _text_writer(f):
+    """A function writing text to ``f``: a path (UTF-8), a text file or a binary file."""
     if isinstance(f, (str, os.PathLike)):
         with open(f, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            yield fh.write
     elif isinstance(f, io.TextIOBase):
-        f.write(text)
+        yield f.write
     elif hasattr(f, "write"):
-        f.write(text.encode("utf-8"))
+        yield lambda text: f.write(text.encode("utf-8"))
     else:
         raise TypeError(f"f must be a path or an open file; got {type(f).__name__}.")
