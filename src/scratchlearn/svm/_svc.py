@@ -53,29 +53,62 @@ def kernel_block(kernel, A, B, gamma, coef0, degree):
     return pairwise.sigmoid_kernel(A, B, gamma=gamma, coef0=coef0)
 
 
-def solver_kernel(estimator, X):
-    """``(KernelSpec, γ)`` of an SVM estimator's kernel parameters on its training rows X.
+class KernelSVMMixin:
+    """What SVC and SVR share around the solver: the kernel on the training rows, the check of
+    test data, and the kernel rows K(x, x_t) against the support vectors at predict time.
 
-    ``gamma="scale"``/``"auto"`` are resolved by :func:`resolve_kernel`; a callable kernel is
-    evaluated once into its Gram matrix K(X, X), which the solver reads as "precomputed" (it
-    must be finite and square).
+    Expects ``kernel``, ``gamma``, ``coef0``, ``degree`` parameters and, once fitted,
+    ``support_``, ``support_vectors_``, ``shape_fit_`` and ``_gamma`` (the resolved γ).
     """
-    kind, gamma, coef0, degree = resolve_kernel(
-        estimator.kernel, estimator.gamma, estimator.coef0, estimator.degree, X
-    )
-    if not callable(kind):
-        return KernelSpec(kind, X, gamma, coef0, degree), gamma
-    G = kernel_block(kind, X, X, 0.0, coef0, degree)
-    n = X.shape[0]
-    if G.shape != (n, n) or not np.all(np.isfinite(G)):
-        raise ValueError(
-            f"{type(estimator).__name__}: the callable kernel must return a finite ({n}, {n}) "
-            f"Gram matrix K(X, X); got shape {G.shape}."
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(pairwise=self.kernel == "precomputed")
+        return t
+
+    def _kernel_spec(self, X):
+        """The solver's kernel on the training rows X; sets ``_gamma``.
+
+        ``gamma="scale"``/``"auto"`` are resolved by :func:`resolve_kernel`; a callable kernel
+        is evaluated once into its Gram matrix K(X, X), which the solver reads as
+        "precomputed" (it must be finite and square).
+        """
+        kind, self._gamma, coef0, degree = resolve_kernel(
+            self.kernel, self.gamma, self.coef0, self.degree, X
         )
-    return KernelSpec("precomputed", np.ascontiguousarray(G)), gamma
+        if not callable(kind):
+            return KernelSpec(kind, X, self._gamma, coef0, degree)
+        G = kernel_block(kind, X, X, 0.0, coef0, degree)
+        n = X.shape[0]
+        if G.shape != (n, n) or not np.all(np.isfinite(G)):
+            raise ValueError(
+                f"{type(self).__name__}: the callable kernel must return a finite ({n}, {n}) "
+                f"Gram matrix K(X, X); got shape {G.shape}."
+            )
+        return KernelSpec("precomputed", np.ascontiguousarray(G))
+
+    def _check_test(self, X):
+        check_is_fitted(self, "support_")
+        if self.kernel == "precomputed":
+            shape = np.shape(X)
+            if len(shape) == 2 and shape[1] != self.shape_fit_[0]:
+                raise ValueError(
+                    f"{type(self).__name__} with kernel='precomputed' predicts from the "
+                    "(m, n_train) Gram matrix between the test samples and the "
+                    f"{self.shape_fit_[0]} training samples; got X of shape {shape}."
+                )
+        return self._validate_data(X, reset=False, dtype=np.float64)
+
+    def _kernel_rows(self, X):
+        """K(x, x_t) for the support vectors: (m, n_SV)."""
+        if self.kernel == "precomputed":
+            return X[:, self.support_]
+        return kernel_block(
+            self.kernel, X, self.support_vectors_, self._gamma, self.coef0, self.degree
+        )
 
 
-class SVC(ClassifierMixin, BaseEstimator):
+class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
     """C-support vector classifier (LIBSVM's C-SVC), solved by SMO.
 
     See the module docstring for the primal, the dual and the symbols. K > 2 classes are
@@ -179,11 +212,6 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.probability = probability
         self.random_state = random_state
 
-    def _scratch_tags(self):
-        t = super()._scratch_tags()
-        t.update(pairwise=self.kernel == "precomputed")
-        return t
-
     # -- fitting ---------------------------------------------------------------------------
     def _costs(self, y_idx, sample_weight, X):
         """Cᵢ = C·sᵢ·c_{yᵢ}, and class_weight_ (K,)."""
@@ -224,11 +252,6 @@ class SVC(ClassifierMixin, BaseEstimator):
                 f"one class: {self.classes_[0]!r}."
             )
         return X, y_idx
-
-    def _kernel_spec(self, X):
-        """The solver's kernel (sets ``_gamma``, the resolved γ used again at predict)."""
-        spec, self._gamma = solver_kernel(self, X)
-        return spec
 
     def fit(self, X, y, sample_weight=None):
         """Solve the dual of every pair of classes by SMO; returns self."""
@@ -315,26 +338,6 @@ class SVC(ClassifierMixin, BaseEstimator):
         )
 
     # -- prediction --------------------------------------------------------------------------
-    def _check_test(self, X):
-        check_is_fitted(self, "support_")
-        if self.kernel == "precomputed":
-            shape = np.shape(X)
-            if len(shape) == 2 and shape[1] != self.shape_fit_[0]:
-                raise ValueError(
-                    "SVC with kernel='precomputed' predicts from the (m, n_train) Gram matrix "
-                    f"between the test samples and the {self.shape_fit_[0]} training samples; "
-                    f"got X of shape {shape}."
-                )
-        return self._validate_data(X, reset=False, dtype=np.float64)
-
-    def _kernel_rows(self, X):
-        """K(x, x_t) for the support vectors: (m, n_SV)."""
-        if self.kernel == "precomputed":
-            return X[:, self.support_]
-        return kernel_block(
-            self.kernel, X, self.support_vectors_, self._gamma, self.coef0, self.degree
-        )
-
     def _ovo_decision(self, X):
         """f_ab(x) (m, P), computed over blocks of rows; binary: scikit-learn's sign."""
         F = np.empty((X.shape[0], len(self.intercept_)))

@@ -23,12 +23,12 @@ from ..metrics._pairwise_kernels import block_rows
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_is_fitted, check_sample_weight
 from ._smo import smo_solve
-from ._svc import kernel_block, solver_kernel
+from ._svc import KernelSVMMixin
 
 __all__ = ["SVR"]
 
 
-class SVR(RegressorMixin, BaseEstimator):
+class SVR(KernelSVMMixin, RegressorMixin, BaseEstimator):
     """ε-insensitive support vector regression by SMO (see the module docstring).
 
     Parameters
@@ -100,16 +100,6 @@ class SVR(RegressorMixin, BaseEstimator):
         self.cache_size = cache_size
         self.max_iter = max_iter
 
-    def _scratch_tags(self):
-        t = super()._scratch_tags()
-        t.update(pairwise=self.kernel == "precomputed")
-        return t
-
-    def _kernel_spec(self, X):
-        """The solver's kernel (sets ``_gamma``, the resolved γ used again at predict)."""
-        spec, self._gamma = solver_kernel(self, X)
-        return spec
-
     def fit(self, X, y, sample_weight=None):
         """Solve the 2n-variable dual by SMO; returns self."""
         self._validate_params()
@@ -165,18 +155,6 @@ class SVR(RegressorMixin, BaseEstimator):
         check_is_fitted(self, "support_")
         return self.dual_coef_ @ self.support_vectors_
 
-    def _check_test(self, X):
-        check_is_fitted(self, "support_")
-        if self.kernel == "precomputed":
-            shape = np.shape(X)
-            if len(shape) == 2 and shape[1] != self.shape_fit_[0]:
-                raise ValueError(
-                    "SVR with kernel='precomputed' predicts from the (m, n_train) Gram matrix "
-                    f"between the test samples and the {self.shape_fit_[0]} training samples; "
-                    f"got X of shape {shape}."
-                )
-        return self._validate_data(X, reset=False, dtype=np.float64)
-
     def predict(self, X):
         """f(x) = Σᵢ (αᵢ − αᵢ*) K(xᵢ, x) + intercept_, computed over blocks of rows."""
         X = self._check_test(X)
@@ -186,12 +164,5 @@ class SVR(RegressorMixin, BaseEstimator):
         step = block_rows(max(1, self.support_.size))
         for start in range(0, X.shape[0], step):
             rows = slice(start, start + step)
-            if self.kernel == "precomputed":
-                Ksv = X[rows][:, self.support_]
-            else:
-                Ksv = kernel_block(
-                    self.kernel, X[rows], self.support_vectors_, self._gamma, self.coef0,
-                    self.degree,
-                )  # fmt: skip
-            out[rows] += Ksv @ self.dual_coef_[0]
+            out[rows] += self._kernel_rows(X[rows]) @ self.dual_coef_[0]
         return out
