@@ -44,7 +44,7 @@ from ..tree import DecisionTreeClassifier
 from ..tree._criteria import CRITERIA
 from ..tree._splitter import presort
 from ..utils._param_validation import HasMethods, Interval
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, encode_classes
 from ..utils.parallel import spawn_seeds
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
 
@@ -180,13 +180,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         base = self._base()
         X, y = self._validate_data(X, y, dtype=np.float64)
         check_classification_targets(y)
-        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.classes_, codes = encode_classes(y, "AdaBoostClassifier")
         self.n_classes_ = K = len(self.classes_)
-        if K < 2:
-            raise ValueError(
-                "AdaBoostClassifier needs samples of at least 2 classes in the data, but the "
-                f"data contain only one class: {self.classes_[0]!r}."
-            )
         w = check_sample_weight(sample_weight, X)
         w /= w.sum()
         seeds = spawn_seeds(check_random_state(self.random_state), self.n_estimators)

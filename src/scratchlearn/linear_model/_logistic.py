@@ -44,7 +44,7 @@ import scipy.sparse as sp
 from ..base import BaseEstimator
 from ..utils import Interval, StrOptions, check_sample_weight, spd_solve
 from ..utils.extmath import expit, safe_sparse_dot, softmax
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, encode_classes
 from ._base import LinearClassifierMixin, lipschitz_constant, standardise
 
 __all__ = ["LogisticRegression", "logistic_loss_grad", "logistic_hessian", "newton_solve"]
@@ -339,13 +339,8 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
         self._validate_params()
         X, y = self._validate_data(X, y, accept_sparse=["csr"], dtype=np.float64)
         check_classification_targets(y)
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        self.classes_, y_idx = encode_classes(y, "LogisticRegression")
         K = len(self.classes_)
-        if K < 2:
-            raise ValueError(
-                "LogisticRegression needs samples of at least 2 classes in the data, but the "
-                f"data contain only one class: {self.classes_[0]!r}."
-            )
         s = self._sample_weights(y_idx, sample_weight, X)
         n, d = X.shape
         Kp = 1 if K == 2 else K

@@ -23,7 +23,7 @@ import numpy as np
 from ..base import BaseEstimator, ClassifierMixin, clone
 from ..utils._available_if import available_if
 from ..utils._param_validation import HasMethods, Interval
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, encode_classes
 from ..utils.parallel import n_workers, run_tasks
 
 __all__ = ["_BaseMultiClass", "binary_score", "has_method"]
@@ -97,12 +97,7 @@ class _BaseMultiClass(ClassifierMixin, BaseEstimator):
             )
         X, y = self._validate_data(X, y, accept_sparse=("csr", "csc"), dtype=np.float64)
         check_classification_targets(y)
-        self.classes_, codes = np.unique(y, return_inverse=True)
-        if len(self.classes_) < 2:
-            raise ValueError(
-                f"{type(self).__name__} needs samples of at least 2 classes in the data, but "
-                f"the data contain only one class: {self.classes_[0]!r}."
-            )
+        self.classes_, codes = encode_classes(y, type(self).__name__)
         return base, X, codes
 
     @property

@@ -38,7 +38,7 @@ import numpy as np
 from ..base import BaseEstimator
 from ..linear_model._base import LinearClassifierMixin
 from ..utils import Interval, StrOptions, check_sample_weight
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, encode_classes
 from ..utils.validation import check_random_state
 from ._liblinear import dual_cd
 
@@ -175,13 +175,8 @@ class LinearSVC(LinearClassifierMixin, BaseEstimator):
         self._check_supported()
         X, y = self._validate_data(X, y, accept_sparse=["csr"], dtype=np.float64)
         check_classification_targets(y)
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        self.classes_, y_idx = encode_classes(y, "LinearSVC")
         K = len(self.classes_)
-        if K < 2:
-            raise ValueError(
-                "LinearSVC needs samples of at least 2 classes in the data, but the data "
-                f"contain only one class: {self.classes_[0]!r}."
-            )
         s = check_sample_weight(sample_weight, X)
         cw = self._class_weights(y_idx, s)
         rng = check_random_state(self.random_state)

@@ -31,7 +31,7 @@ from ..metrics import pairwise
 from ..metrics._pairwise_kernels import block_rows
 from ..utils._available_if import available_if
 from ..utils._param_validation import Interval, StrOptions
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, encode_classes
 from ..utils.validation import check_is_fitted, check_sample_weight
 from . import _ovo
 from ._smo import KernelSpec, resolve_kernel, smo_solve
@@ -245,12 +245,7 @@ class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
                 "SVC with kernel='precomputed' needs X to be the square (n, n) Gram matrix of "
                 f"the training samples; got X of shape {X.shape}."
             )
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
-        if len(self.classes_) < 2:
-            raise ValueError(
-                "SVC needs samples of at least 2 classes in the data, but the data contain only "
-                f"one class: {self.classes_[0]!r}."
-            )
+        self.classes_, y_idx = encode_classes(y, "SVC")
         return X, y_idx
 
     def fit(self, X, y, sample_weight=None):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["type_of_target", "check_classification_targets", "unique_labels"]
+__all__ = ["type_of_target", "check_classification_targets", "encode_classes", "unique_labels"]
 
 
 def type_of_target(y) -> str:
@@ -73,6 +73,21 @@ def check_classification_targets(y) -> None:
             f"Unknown label type: {kind!r}. A classifier needs discrete class labels (ints, "
             "strings, or whole-valued floats); for a continuous target use a regressor."
         )
+
+
+def encode_classes(y, owner: str):
+    """``(classes_, codes)``: the sorted classes of y and each sample's index into them.
+
+    A classifier needs two classes at least: one class is a ValueError naming ``owner`` (the
+    estimator) and the class found.
+    """
+    classes, codes = np.unique(y, return_inverse=True)
+    if len(classes) < 2:
+        raise ValueError(
+            f"{owner} needs samples of at least 2 classes in the data, but the data contain "
+            f"only one class: {classes[0]!r}."
+        )
+    return classes, codes
 
 
 def unique_labels(*ys):
