@@ -12,9 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as skm
-from sklearn.cluster import KMeans
-from sklearn.datasets import load_digits, load_iris, load_wine
 
+from _data import real_clusterings  # tests/ is on sys.path (rootdir conftest)
 from scratchlearn import metrics as M
 
 TOL = 1e-11  # module docstring
@@ -30,18 +29,7 @@ AGREEMENT = {
 
 @pytest.fixture(scope="module")
 def clusterings():
-    out = {}
-    for name, loader, k in (
-        ("iris", load_iris, 3),
-        ("wine", load_wine, 4),
-        ("digits", load_digits, 10),
-    ):
-        X, y = loader(return_X_y=True)
-        if name == "digits":
-            X, y = X[:400], y[:400]
-        X = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)
-        out[name] = (X, y, KMeans(k, n_init=3, random_state=0).fit_predict(X))
-    return out
+    return real_clusterings(standardise=True)
 
 
 @pytest.mark.parametrize("data", ["iris", "wine", "digits"])
