@@ -80,6 +80,8 @@ def _default_tags() -> dict:
         "pairwise": False,
         "preserves_dtype": ["float64"],
         "stateless": False,
+        # fit accepts a Dask array / DataFrame and runs block by block (utils._blocks)
+        "dask": False,
     }
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..exceptions import DataConversionWarning, NotFittedError
+from ._dask import refuse_dask
 
 __all__ = [
     "check_array",
@@ -145,6 +146,7 @@ def check_array(
             f"ensure_all_finite should be a bool or 'allow-nan'; got {ensure_all_finite!r}."
         )
     allow_nan = ensure_all_finite == "allow-nan"
+    refuse_dask(X, _owner(estimator)[4:] or "This function", input_name)
     if X is None:
         raise ValueError(f"Expected an array-like for {input_name}, got None.")
     if isinstance(X, str):

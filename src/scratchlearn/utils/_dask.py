@@ -1,0 +1,118 @@
+"""Dask input: recognising it, refusing it clearly, lining up its row blocks, predicting lazily.
+
+Dask is an optional extra (``pip install 'scratchlearn[dask]'``). Nothing here imports it at
+module level: a Dask collection is recognised by duck typing (``__dask_graph__``), and
+``dask`` is imported only once such a collection has been passed in, so the library imports
+without it.
+
+An estimator that fits on Dask input sets the tag ``"dask": True`` in ``_scratch_tags``
+(:func:`dask_estimators` lists them from the registry). Every other estimator refuses a Dask
+collection in :func:`~scratchlearn.utils.check_array` with a ``TypeError`` naming the ones
+that accept it, instead of silently computing the whole array into memory.
+
+Row blocks. A fit that is a reduction over rows (:mod:`scratchlearn.utils._blocks`) needs X,
+y and the sample weights cut at the same row boundaries: :func:`dask_rows` turns a Dask
+DataFrame or Series into an array with known chunk sizes, gathers X's columns into one chunk
+per row block, and rechunks (or wraps) y and the weights to X's row chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "dask_estimators",
+    "is_dask_collection",
+    "refuse_dask",
+    "dask_rows",
+    "map_rows",
+]
+
+
+def dask_estimators() -> list[str]:
+    """Names of the registered estimators whose fit accepts Dask input (tag ``"dask"``)."""
+    from .._registry import all_estimators
+
+    return [e.name for e in all_estimators() if e.cls()._scratch_tags().get("dask", False)]
+
+
+def is_dask_collection(x) -> bool:
+    """True for a Dask array, DataFrame, Series or bag (without importing dask)."""
+    return hasattr(type(x), "__dask_graph__") and callable(getattr(x, "__dask_graph__", None))
+
+
+def refuse_dask(x, owner: str, input_name: str = "X") -> None:
+    """Raise a TypeError naming the estimators that fit on Dask input, if ``x`` is Dask."""
+    if not is_dask_collection(x):
+        return
+    accepted = ", ".join(sorted(dask_estimators())) or "none yet"
+    raise TypeError(
+        f"{owner} does not accept a Dask {type(x).__name__} as {input_name}: computing it "
+        f"into memory is left to you (`{input_name}.compute()`). The estimators that fit on "
+        f"Dask input, block by block on the cluster, are: {accepted}."
+    )
+
+
+def _as_array(x, name: str):
+    """A Dask array with known row chunks from a Dask array, DataFrame or Series."""
+    import dask.array as da
+
+    if isinstance(x, da.Array):
+        arr = x
+    elif hasattr(x, "to_dask_array"):  # DataFrame / Series: lengths=True computes row counts
+        arr = x.to_dask_array(lengths=True)
+    else:
+        raise TypeError(
+            f"{name} must be a Dask array, DataFrame or Series; got {type(x).__name__}."
+        )
+    if any(np.isnan(c) for c in arr.chunks[0]):
+        arr = arr.compute_chunk_sizes()
+    return arr
+
+
+def dask_rows(X, *others, names=("y", "sample_weight")):
+    """(X, *others) as Dask arrays cut at the same row boundaries.
+
+    X (2-D) gets one chunk along its columns, so that each row block holds whole rows. Each
+    other array may be None (kept), a NumPy array or list (wrapped with X's row chunks), or a
+    Dask collection (rechunked to X's row chunks); its length must equal X's.
+    """
+    import dask.array as da
+
+    X = _as_array(X, "X")
+    if X.ndim == 2 and len(X.chunks[1]) > 1:
+        X = X.rechunk({1: -1})
+    rows = X.chunks[0]
+    n = int(sum(rows))
+    out = [X]
+    for name, a in zip(names, others):
+        if a is None:
+            out.append(None)
+            continue
+        if is_dask_collection(a):
+            a = _as_array(a, name)
+        else:
+            a = np.asarray(a)
+        if a.shape[0] != n:
+            raise ValueError(
+                f"X has {n} rows but {name} has {a.shape[0]}; they must have the same length."
+            )
+        if isinstance(a, da.Array):
+            a = a.rechunk((rows,) + tuple(-1 for _ in a.shape[1:]))
+        else:
+            a = da.from_array(a, chunks=(rows,) + a.shape[1:])
+        out.append(a)
+    return tuple(out)
+
+
+def map_rows(fn, X, *, n_out=None, dtype=np.float64):
+    """fn applied to each row block of the Dask array X, lazily: a Dask array of its outputs.
+
+    ``n_out=None``: fn returns one value per row (shape (n_b,)); an int: (n_b, n_out).
+    """
+    (X,) = dask_rows(X)
+    if n_out is None:
+        return X.map_blocks(fn, drop_axis=1, dtype=dtype, meta=np.empty((0,), dtype))
+    return X.map_blocks(
+        fn, chunks=(X.chunks[0], (n_out,)), dtype=dtype, meta=np.empty((0, 0), dtype)
+    )
