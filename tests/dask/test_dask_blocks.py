@@ -51,3 +51,22 @@ def test_misaligned_lengths_are_named():
 
 def test_dask_input_is_recognised_without_computing():
     assert is_dask_collection(da.zeros(3)) and not is_dask_collection(np.zeros(3))
+
+
+def test_check_dask_data_checks_shape_now_and_values_per_block(client):
+    from scratchlearn.linear_model import LinearRegression
+    from scratchlearn.utils._dask import check_dask_data
+
+    est = LinearRegression()
+    X = np.arange(12.0).reshape(6, 2)
+    Xd, yd, wd = check_dask_data(est, da.from_array(X, chunks=2), np.ones(6), np.ones(6))
+    assert est.n_features_in_ == 2 and Xd.chunks[0] == yd.chunks[0] == wd.chunks[0] == (2, 2, 2)
+    with pytest.raises(ValueError, match="2-D"):
+        check_dask_data(est, da.zeros(3))
+    X[4, 1] = np.nan
+    Xd, _, _ = check_dask_data(est, da.from_array(X, chunks=2))
+    with pytest.raises(ValueError, match="NaN in column 1"):
+        Xd.sum().compute()
+    _, _, wd = check_dask_data(est, da.ones((3, 2)), None, -np.ones(3))
+    with pytest.raises(ValueError, match="Negative values in sample_weight"):
+        wd.sum().compute()

@@ -26,6 +26,7 @@ __all__ = [
     "refuse_dask",
     "dask_rows",
     "map_rows",
+    "check_dask_data",
 ]
 
 
@@ -116,3 +117,41 @@ def map_rows(fn, X, *, n_out=None, dtype=np.float64):
     return X.map_blocks(
         fn, chunks=(X.chunks[0], (n_out,)), dtype=dtype, meta=np.empty((0, 0), dtype)
     )
+
+
+def _checked_block(a, input_name, non_negative):
+    """One block, checked where it lives: finite (and ≥ 0 for weights), else a clear error."""
+    from .validation import _assert_all_finite
+
+    _assert_all_finite(a, allow_nan=False, input_name=input_name)
+    if non_negative and np.any(a < 0):
+        raise ValueError(f"Negative values in {input_name} are not allowed.")
+    return a
+
+
+def check_dask_data(estimator, X, y=None, sample_weight=None, *, reset=True, dtype=np.float64):
+    """Validate Dask fit (``reset=True``) or predict (``reset=False``) input lazily.
+
+    What the shape tells is checked at once: X 2-D and numeric, its column count and names
+    against ``n_features_in_`` / ``feature_names_in_`` (recorded when ``reset``), y and the
+    weights as long as X. What needs the values (NaN, infinities, negative weights) is checked
+    on each block when the block is computed, on the worker that holds it: the error reaches
+    the caller of ``fit`` as the same ``ValueError`` the in-memory check raises. Returns
+    (X, y, sample_weight) as Dask arrays with the same row chunks (None stays None).
+    """
+    owner = type(estimator).__name__
+    estimator._check_feature_names(X, reset=reset)
+    X, y, w = dask_rows(X, y, sample_weight)
+    if X.ndim != 2:
+        raise ValueError(f"{owner} expects a 2-D Dask array X; got {X.ndim} dimension(s).")
+    if X.dtype.kind not in "biuf":
+        raise ValueError(f"{owner} needs a numeric Dask array X; got dtype {X.dtype}.")
+    if X.shape[0] < 1 or X.shape[1] < 1:
+        raise ValueError(f"{owner} needs at least one row and one column; X has {X.shape}.")
+    estimator._check_n_features(X, reset=reset)
+    X = X.astype(dtype).map_blocks(_checked_block, "X", False, dtype=dtype)
+    if y is not None:
+        y = y.map_blocks(_checked_block, "y", False, dtype=y.dtype) if y.dtype.kind in "fc" else y
+    if w is not None:
+        w = w.astype(np.float64).map_blocks(_checked_block, "sample_weight", True)
+    return X, y, w
