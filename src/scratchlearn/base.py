@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
+from .utils._dask import refuse_dask
 from .utils._fit_record import CONVERGED, record_fit
 from .utils._param_validation import validate_params
 from .utils.validation import check_array, check_X_y, get_feature_names
@@ -285,6 +286,10 @@ class BaseEstimator:
         """
         no_X = isinstance(X, str) and X == "no_validation"
         no_y = y is None or (isinstance(y, str) and y == "no_validation")
+        # Before anything reads X (its column names) or records state: a Dask collection is
+        # refused here by name, never computed (estimators that fit on Dask branch earlier).
+        refuse_dask(X, type(self).__name__, "X")
+        refuse_dask(y, type(self).__name__, "y")
         if not no_X:
             self._check_feature_names(X, reset=reset)
         if no_X and no_y:

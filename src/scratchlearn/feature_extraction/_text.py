@@ -22,6 +22,8 @@ from itertools import repeat
 import numpy as np
 import scipy.sparse as sp
 
+from ..utils._dask import refuse_dask
+
 __all__ = [
     "strip_accents_ascii",
     "strip_accents_unicode",
@@ -99,7 +101,10 @@ def _describe_bad_document(i, doc) -> str:
 
 
 def check_documents(raw_documents, owner: str) -> list:
-    """The documents as a list, or a clear error for a single string or a non-iterable."""
+    """The documents as a list, or a clear error for a single string or a non-iterable.
+
+    A Dask bag or Series is refused by name (listing it would compute it)."""
+    refuse_dask(raw_documents, owner, "raw_documents")
     if isinstance(raw_documents, (str, bytes)):
         raise ValueError(
             f"{owner} expects an iterable of documents (e.g. a list of str), but a single "

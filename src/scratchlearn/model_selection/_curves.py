@@ -93,8 +93,8 @@ def learning_curve(
     train_scores, test_scores : ndarray (n_ticks, K)
     fit_times, score_times : ndarray (n_ticks, K), only with ``return_times=True``.
     """
-    X, y, groups = _check_xy_groups(X, y, groups)
     fit_params = _merge_params(fit_params, params)
+    X, y, groups = _check_xy_groups(X, y, groups, "learning_curve", fit_params)
     error_score = _check_error_score(error_score)
     scorers, multimetric = _check_scoring(estimator, scoring)
     if multimetric:
@@ -155,8 +155,8 @@ def validation_curve(
     ``param_name`` may be nested (``"step__alpha"``). Returns ``(train_scores, test_scores)``,
     each of shape (len(param_range), K).
     """
-    X, y, groups = _check_xy_groups(X, y, groups)
     fit_params = _merge_params(fit_params, params)
+    X, y, groups = _check_xy_groups(X, y, groups, "validation_curve", fit_params)
     error_score = _check_error_score(error_score)
     scorers, multimetric = _check_scoring(estimator, scoring)
     if multimetric:

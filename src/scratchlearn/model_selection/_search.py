@@ -279,7 +279,7 @@ class GridSearchCV(BaseEstimator):
             "refit_time_",
         ):  # results of an earlier fit with other settings
             self.__dict__.pop(stale, None)
-        X, y, groups = _check_xy_groups(X, y, groups)
+        X, y, groups = _check_xy_groups(X, y, groups, type(self).__name__, fit_params)
         if y is None and self._scratch_tags()["requires_y"]:
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None: "

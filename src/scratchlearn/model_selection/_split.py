@@ -33,6 +33,7 @@ from math import ceil, floor
 import numpy as np
 import scipy.sparse as sp
 
+from ..utils._dask import refuse_dask
 from ..utils.multiclass import type_of_target
 from ..utils.validation import check_random_state, num_samples
 
@@ -65,6 +66,13 @@ def _safe_indexing(X, indices):
         # other array types that support fancy indexing (e.g. dask or memmap)
         return X[indices]
     return [X[i] for i in indices]
+
+
+def _refuse_dask_rows(owner, **arrays):
+    """Refuse Dask collections by name: cross-validation and splitting index rows fold by fold,
+    which on a Dask collection would compute it again for every fold."""
+    for name, a in arrays.items():
+        refuse_dask(a, owner, name, list_accepted=False)
 
 
 def _indexable(X):
@@ -121,6 +129,7 @@ class _BaseKFold:
 
     def split(self, X, y=None, groups=None):
         """Yield ``(train, test)`` index arrays, one pair per fold."""
+        _refuse_dask_rows(type(self).__name__, X=X, y=y, groups=groups)
         n = num_samples(X)
         for arr, name in ((y, "y"), (groups, "groups")):
             if arr is not None and num_samples(arr) != n:
@@ -366,6 +375,7 @@ class GroupShuffleSplit:
                 "GroupShuffleSplit needs the 'groups' parameter: one group label per sample. "
                 "Got groups=None."
             )
+        _refuse_dask_rows(type(self).__name__, X=X, y=y, groups=groups)
         n = num_samples(X)
         groups = np.asarray(groups)
         if groups.ndim == 2 and groups.shape[1] == 1:
@@ -568,6 +578,9 @@ def train_test_split(
     """
     if not arrays:
         raise ValueError("train_test_split needs at least one array to split.")
+    _refuse_dask_rows(
+        "train_test_split", **{f"arrays[{i}]": a for i, a in enumerate(arrays)}, stratify=stratify
+    )
     arrays = [_indexable(a) for a in arrays]
     lengths = [num_samples(a) for a in arrays if a is not None]
     if stratify is not None:

@@ -30,7 +30,7 @@ from ..base import clone
 from ..exceptions import FitFailedWarning
 from ..utils.parallel import run_tasks
 from ..utils.validation import check_consistent_length, num_samples
-from ._split import _indexable, _safe_indexing, check_cv
+from ._split import _indexable, _refuse_dask_rows, _safe_indexing, check_cv
 
 __all__ = [
     "cross_validate",
@@ -273,8 +273,10 @@ def _warn_or_raise_failures(results) -> None:
     )
 
 
-def _check_xy_groups(X, y, groups):
-    """Row-indexable X, y, groups of one length (raises otherwise)."""
+def _check_xy_groups(X, y, groups, owner="cross-validation", fit_params=None):
+    """Row-indexable X, y, groups of one length (raises otherwise); Dask input (X, y, groups
+    or a per-sample fit parameter) is refused by ``owner``'s name before anything computes it."""
+    _refuse_dask_rows(owner, X=X, y=y, groups=groups, **(fit_params or {}))
     X, y, groups = _indexable(X), _indexable(y), _indexable(groups)
     check_consistent_length(X, y, groups)
     if num_samples(X) == 0:
@@ -328,8 +330,8 @@ def cross_validate(
     dict of arrays of shape (K,): ``fit_time``, ``score_time``, ``test_score`` (``test_<name>``
     for several scorers), ``train_score`` / ``train_<name>``, and ``estimator`` / ``indices``.
     """
-    X, y, groups = _check_xy_groups(X, y, groups)
     fit_params = _merge_params(fit_params, params)
+    X, y, groups = _check_xy_groups(X, y, groups, "cross_validate", fit_params)
     error_score = _check_error_score(error_score)
     scorers, multimetric = _check_scoring(estimator, scoring)
     splitter = check_cv(cv, y, classifier=_estimator_kind(estimator) == "classifier")

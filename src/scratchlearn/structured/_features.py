@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..utils._dask import refuse_dask
+
 __all__ = ["default_features", "check_sequences", "index_corpus"]
 
 BOUNDARY_BEFORE, BOUNDARY_AFTER = "<s>", "</s>"
@@ -71,7 +73,9 @@ def check_sequences(sequences, name="sequences"):
     """``sequences`` as a list of lists of str, or a ValueError naming the first bad element.
 
     A sentence may be empty (it has no tokens to tag). The caller's lists are not modified.
+    A Dask bag is refused by name (iterating it would compute it).
     """
+    refuse_dask(sequences, "StructuredPerceptron", name)
     if isinstance(sequences, (str, bytes)) or not hasattr(sequences, "__iter__"):
         raise ValueError(
             f"{name} must be a list of sentences, each a list of token strings; got "

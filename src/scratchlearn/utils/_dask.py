@@ -42,16 +42,32 @@ def is_dask_collection(x) -> bool:
     return hasattr(type(x), "__dask_graph__") and callable(getattr(x, "__dask_graph__", None))
 
 
-def refuse_dask(x, owner: str, input_name: str = "X") -> None:
-    """Raise a TypeError naming the estimators that fit on Dask input, if ``x`` is Dask."""
+def refuse_dask(x, owner=None, input_name: str = "X", *, list_accepted: bool = True) -> None:
+    """Raise a TypeError if ``x`` is a Dask collection, before anything computes it.
+
+    The message names ``owner`` (when the caller knows it) and ``input_name`` and says how to
+    compute the input into memory; with ``list_accepted`` (estimators) it also lists the
+    estimators that fit on Dask input. Functions that would index the rows of a Dask
+    collection one fold at a time (:mod:`scratchlearn.model_selection`) pass
+    ``list_accepted=False``: no estimator makes them work block by block.
+    """
     if not is_dask_collection(x):
         return
-    accepted = ", ".join(sorted(dask_estimators())) or "none yet"
-    raise TypeError(
-        f"{owner} does not accept a Dask {type(x).__name__} as {input_name}: computing it "
-        f"into memory is left to you (`{input_name}.compute()`). The estimators that fit on "
-        f"Dask input, block by block on the cluster, are: {accepted}."
+    kind = f"a Dask {type(x).__name__}"
+    text = (
+        f"{owner} does not accept {kind} as {input_name}"
+        if owner
+        else f"{kind[0].upper()}{kind[1:]} was passed as {input_name} where Dask input is not "
+        "accepted"
     )
+    text += f": computing it into memory is left to you (`{input_name}.compute()`)."
+    if list_accepted:
+        accepted = ", ".join(sorted(dask_estimators())) or "none yet"
+        text += (
+            " The estimators that fit on Dask input, block by block on the cluster, are: "
+            f"{accepted}."
+        )
+    raise TypeError(text)
 
 
 def _as_array(x, name: str):

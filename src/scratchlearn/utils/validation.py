@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..exceptions import DataConversionWarning, NotFittedError
-from ._dask import refuse_dask
+from ._dask import is_dask_collection, refuse_dask
 
 __all__ = [
     "check_array",
@@ -45,7 +45,20 @@ def _owner(estimator) -> str:
 
 
 def num_samples(x) -> int:
-    """Number of samples of an array-like, sparse matrix or DataFrame."""
+    """Number of samples of an array-like, sparse matrix or DataFrame.
+
+    A Dask collection is counted only when its row count is known without computing it (an
+    array with known chunks); a Dask DataFrame's ``len`` would read all of its partitions.
+    """
+    if is_dask_collection(x):
+        n = getattr(x, "shape", (None,))[0] if getattr(x, "ndim", 0) else None
+        if not isinstance(n, numbers.Integral):
+            raise TypeError(
+                f"The number of rows of a Dask {type(x).__name__} is not known without "
+                "computing it; scratchlearn does not compute Dask input behind your back. "
+                "Compute it into memory first (`.compute()`)."
+            )
+        return int(n)
     if hasattr(x, "shape") and x.shape is not None and len(x.shape) > 0:
         return int(x.shape[0])
     if hasattr(x, "__len__"):
@@ -247,6 +260,7 @@ def _check_min_size(A, min_samples, min_features, estimator, input_name):
 
 def column_or_1d(y, *, warn: bool = False, dtype=None, input_name: str = "y"):
     """Return ``y`` as a 1-D array; a column vector is ravelled (with a warning if ``warn``)."""
+    refuse_dask(y, None, input_name)
     arr = np.asarray(y, dtype=dtype)
     if arr.ndim == 1:
         return arr
@@ -337,6 +351,7 @@ def check_sample_weight(
         return np.ones(n, dtype=dtype)
     if isinstance(sample_weight, numbers.Number):
         return np.full(n, sample_weight, dtype=dtype)
+    refuse_dask(sample_weight, None, "sample_weight")
     sw = np.asarray(sample_weight)
     if sw.dtype.kind not in "biuf":
         sw = _to_numeric(sw, dtype, "sample_weight")
