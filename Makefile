@@ -17,7 +17,7 @@ PY_MIN   := $(VENV_MIN)/bin/python
 BENCH_ENV := GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736
 PYTEST_WORKERS ?= 2
 
-.PHONY: demo test test-min ci-fresh bench lint format clean
+.PHONY: demo test test-min ci-fresh bench bench-dask lint format clean
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,11 @@ ci-fresh:
 
 bench: $(VENV)/.installed-dev
 	$(BENCH_ENV) $(PY) -m benchmarks.run $(BENCH_ARGS)
+
+# The fits on Dask (10^7 rows, minutes): never part of `make bench`. BENCH_ARGS="--scale 0.01"
+# tries the harness on 1 % of the rows.
+bench-dask: $(VENV)/.installed-dev
+	$(BENCH_ENV) $(PY) -m benchmarks.run --slow $(BENCH_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check src tests benchmarks

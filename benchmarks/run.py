@@ -1,7 +1,9 @@
 """Run the benchmark cases: ``python -m benchmarks.run [--filter TEXT] [--no-cold]``
 (``--filter "A|B"``: the cases whose name contains A or B).
 
-Every ``benchmarks/cases_*.py`` module contributes a ``CASES`` list. Results are printed as a
+Every ``benchmarks/cases_*.py`` module contributes a ``CASES`` list, and may contribute
+``SLOW_CASES`` (fits on Dask, minutes each) that only ``--slow`` runs, with ``--scale`` to
+shrink their sizes; they are written to ``benchmarks/results_dask.md``. Results are printed as a
 markdown table and written to ``benchmarks/results.md``. ``make bench`` runs this with glibc's
 malloc told to keep freed memory (see benchmarks/README.md).
 """
@@ -22,7 +24,7 @@ import warnings
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def load_cases(filter_text: str | None = None):
+def load_cases(filter_text: str | None = None, kind: str = "CASES"):
     import benchmarks
 
     cases = []
@@ -30,7 +32,7 @@ def load_cases(filter_text: str | None = None):
         if not mod.name.startswith("cases_"):
             continue
         module = importlib.import_module(f"benchmarks.{mod.name}")
-        for case in module.CASES:
+        for case in getattr(module, kind, []):
             if filter_text is None or any(
                 part.strip().lower() in case.name.lower() for part in filter_text.split("|")
             ):
@@ -111,11 +113,23 @@ def main(argv=None) -> int:
     parser.add_argument("--filter", default=None, help="run only cases whose name contains this")
     parser.add_argument("--no-cold", action="store_true", help="skip the fresh-process timing")
     parser.add_argument("--cold", default=None, help=argparse.SUPPRESS)
-    parser.add_argument("--out", default=os.path.join(HERE, "results.md"))
+    parser.add_argument("--out", default=None, help="results file (default results.md)")
+    parser.add_argument(
+        "--slow", action="store_true", help="run the slow Dask cases (SLOW_CASES) instead"
+    )
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="with --slow: fraction of the rows to use"
+    )
     args = parser.parse_args(argv)
     if args.cold:
         _cold(args.cold)
         return 0
+    if args.slow:
+        from benchmarks.dask_harness import run_slow
+
+        out = args.out or os.path.join(HERE, "results_dask.md")
+        return run_slow(load_cases(args.filter, "SLOW_CASES"), args.scale, out)
+    args.out = args.out or os.path.join(HERE, "results.md")
 
     from threadpoolctl import threadpool_limits
 

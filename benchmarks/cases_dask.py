@@ -1,0 +1,120 @@
+"""Fits on Dask against the in-memory fit: slow cases, run only by ``--slow``.
+
+``python -m benchmarks.run --slow`` (``make bench-dask``) measures each case of
+``SLOW_CASES`` as :mod:`benchmarks.dask_harness` describes: in-memory fit time, the same fit on
+a LocalCluster of 1 and of 2 worker processes, and the bytes the workers move per pass at n
+and at n/4. ``--scale 0.01`` runs them on 1 % of the rows (to try the harness);
+``--filter`` selects cases by name as for the ratio table. This module contributes no
+``CASES``: the default ``make bench`` does not run it.
+
+The estimators are called through their public API (``fit(dask_array)``); an estimator whose
+fit does not accept Dask input yet is reported as such and skipped. Two stand-ins written
+directly on :func:`scratchlearn.utils._blocks.block_reduce` (one pass of XᵀX; ten Lloyd
+passes) measure the machinery alone and keep the harness testable before any estimator lands.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from benchmarks.dask_harness import DaskCase, block_values
+from scratchlearn import cluster, linear_model
+from scratchlearn.utils._blocks import block_reduce
+
+CASES: list = []  # the ratio table against scikit-learn has no Dask case
+N = 10_000_000
+
+
+# -- stand-ins on block_reduce --------------------------------------------------------------------
+def gram_stat(X, y):
+    """[X 1]ᵀ[X 1] and [X 1]ᵀy of one block: the normal equations' sums."""
+    Xb = np.column_stack([X, np.ones(X.shape[0])])  # (n_b, d + 1)
+    return Xb.T @ Xb, Xb.T @ y
+
+
+def lloyd_stat(X, C):
+    """Per-centre sums and counts of one block's rows assigned to their nearest centre."""
+    d2 = (X * X).sum(1)[:, None] - 2.0 * X @ C.T + (C * C).sum(1)  # (n_b, k)
+    labels = d2.argmin(1)
+    k = C.shape[0]
+    sums = np.zeros_like(C)
+    np.add.at(sums, labels, X)
+    return sums, np.bincount(labels, minlength=k).astype(np.float64)
+
+
+class GramStandIn:
+    """Least squares from one reduction of ``gram_stat`` (what LinearRegression will do)."""
+
+    def fit(self, X, y):
+        G, b = block_reduce(gram_stat, X, y)
+        w = np.linalg.solve(G, b)
+        self.coef_, self.intercept_, self.n_iter_ = w[:-1], w[-1], 1
+        return self
+
+
+class LloydStandIn:
+    """``max_iter`` Lloyd passes from given centres, one reduction of ``lloyd_stat`` each."""
+
+    def __init__(self, init, max_iter=10):
+        self.init, self.max_iter = init, max_iter
+
+    def fit(self, X, y=None):
+        C = np.array(self.init, dtype=np.float64)
+        for _ in range(self.max_iter):
+            sums, counts = block_reduce(lloyd_stat, X, static=(C,))
+            C = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None], C)
+        self.cluster_centers_, self.n_iter_ = C, self.max_iter
+        return self
+
+
+def _first_rows(k, d=20):
+    """The first k rows of block 0 of the "normal" data: the same start for every fit."""
+    return block_values(0, 0, k, d, "normal")[:, :d]
+
+
+_KMEANS_KW = {"init": _first_rows(8), "n_init": 1, "max_iter": 10, "tol": 0.0}
+
+SLOW_CASES = [
+    DaskCase(
+        f"LinearRegression {N:.0e}x20",
+        lambda: linear_model.LinearRegression(),
+        "regression",
+        N,
+        fitted=("coef_", "intercept_"),
+        target_speedup=None,
+        note="one pass: XᵀX and Xᵀy per block",
+    ),
+    DaskCase(
+        f"KMeans k=8 {N:.0e}x20",
+        lambda: cluster.KMeans(8, **_KMEANS_KW),
+        "normal",
+        N,
+        fitted=("cluster_centers_",),
+        note="same explicit init, 10 Lloyd passes (no cluster structure: all run)",
+    ),
+    DaskCase(
+        f"LogisticRegression {N:.0e}x20",
+        lambda: linear_model.LogisticRegression(),
+        "classification",
+        N,
+        fitted=("coef_", "intercept_"),
+        target_overhead=None,
+        note="one pass per iteration",
+    ),
+    DaskCase(
+        f"stand-in block_reduce XᵀX {N:.0e}x20",
+        lambda: GramStandIn(),
+        "regression",
+        N,
+        fitted=("coef_", "intercept_"),
+        note="the machinery alone, one pass",
+    ),
+    DaskCase(
+        f"stand-in block_reduce Lloyd k=8 {N:.0e}x20",
+        lambda: LloydStandIn(_first_rows(8)),
+        "normal",
+        N,
+        fitted=("cluster_centers_",),
+        note="the machinery alone, 10 passes",
+    ),
+]
