@@ -281,18 +281,36 @@ def document_frequency(X) -> np.ndarray:
 def limit_features(X, vocabulary, high, low, limit):
     """Keep the terms with low ≤ df_t ≤ high and then, if ``limit``, the ``limit`` terms of
     largest total count; reindex the vocabulary in place. Returns (X, removed terms)."""
-    df = document_frequency(X)
+    mask = kept_terms(
+        document_frequency(X), lambda: np.asarray(X.sum(axis=0)).ravel(), high, low, limit
+    )
+    removed = reindex_vocabulary(vocabulary, mask)
+    return X[:, np.flatnonzero(mask)], removed
+
+
+def kept_terms(df, total_count, high, low, limit):
+    """The mask of the terms kept: low ≤ df_t ≤ high, then the ``limit`` of largest total
+    count Σ_d tf_dt (``total_count()`` is called only when the limit binds). One rule for the
+    in-memory fit and for the Dask fit, which has df and the totals without the matrix."""
     mask = np.ones(df.shape[0], dtype=bool)
     if high is not None:
         mask &= df <= high
     if low is not None:
         mask &= df >= low
     if limit is not None and mask.sum() > limit:
-        tf = np.asarray(X.sum(axis=0)).ravel()  # total count of each term
+        tf = total_count()  # total count of each term
         best = (-tf[mask]).argsort()[:limit]
         keep = np.zeros_like(mask)
         keep[np.flatnonzero(mask)[best]] = True
         mask = keep
+    if not mask.any():
+        raise ValueError("After pruning, no terms remain. Try a lower min_df or a higher max_df.")
+    return mask
+
+
+def reindex_vocabulary(vocabulary, mask):
+    """Drop the terms whose column is not in ``mask`` and renumber the others in place, in
+    column order. Returns the removed terms, sorted."""
     new_index = np.cumsum(mask) - 1
     removed = []
     for term, old in list(vocabulary.items()):
@@ -301,10 +319,7 @@ def limit_features(X, vocabulary, high, low, limit):
         else:
             del vocabulary[term]
             removed.append(term)
-    kept = np.flatnonzero(mask)
-    if kept.shape[0] == 0:
-        raise ValueError("After pruning, no terms remain. Try a lower min_df or a higher max_df.")
-    return X[:, kept], sorted(removed)
+    return sorted(removed)
 
 
 def doc_count_bound(value, n_docs):

@@ -26,9 +26,12 @@ from functools import partial
 import numpy as np
 import scipy.sparse as sp
 
-from ..base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from ..base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, clone
+from ..utils._blocks import block_reduce
+from ..utils._dask import is_dask_collection
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_is_fitted
+from . import _text_dask
 from ._text import (
     char_ngrams,
     char_wb_ngrams,
@@ -38,7 +41,9 @@ from ._text import (
     doc_count_bound,
     document_frequency,
     joinable_pattern,
+    kept_terms,
     limit_features,
+    reindex_vocabulary,
     strip_accents_ascii,
     strip_accents_unicode,
     word_ngrams,
@@ -299,11 +304,18 @@ class CountVectorizer(TransformerMixin, BaseEstimator):
     # -- fitting ----------------------------------------------------------------------------
     def fit(self, raw_documents, y=None):
         """Learn the vocabulary of the documents. Returns self."""
+        if is_dask_collection(raw_documents):
+            self._fit_dask(raw_documents)
+            return self
         self.fit_transform(raw_documents)
         return self
 
     def fit_transform(self, raw_documents, y=None):
-        """Learn the vocabulary and return the (n, V) CSR count matrix."""
+        """Learn the vocabulary and return the (n, V) CSR count matrix (on Dask documents:
+        the fit, then the lazy transform)."""
+        if is_dask_collection(raw_documents):
+            self._fit_dask(raw_documents)
+            return self.transform(raw_documents)
         self._validate_params()
         docs = check_documents(raw_documents, type(self).__name__)
         self.build_analyzer()  # validates ngram_range, token_pattern, stop_words first
@@ -313,22 +325,52 @@ class CountVectorizer(TransformerMixin, BaseEstimator):
             X.data.fill(1)
         removed = []
         if fixed is None:
-            n = X.shape[0]
-            high = doc_count_bound(self.max_df, n)
-            low = doc_count_bound(self.min_df, n)
-            if high < low:
-                raise ValueError(
-                    f"max_df corresponds to fewer documents ({high}) than min_df ({low})."
-                )
+            high, low = self._document_bounds(X.shape[0])
             X, removed = limit_features(X, vocabulary, high, low, self.max_features)
         self.vocabulary_ = vocabulary
         self.fixed_vocabulary_ = fixed is not None
         self.stop_words_ = removed
         return X.astype(self.dtype, copy=False)
 
+    def _document_bounds(self, n):
+        """(max_df, min_df) as numbers of documents out of n."""
+        high = doc_count_bound(self.max_df, n)
+        low = doc_count_bound(self.min_df, n)
+        if high < low:
+            raise ValueError(f"max_df corresponds to fewer documents ({high}) than min_df ({low}).")
+        return high, low
+
+    def _fit_dask(self, raw_documents):
+        """Fit on a Dask bag or Series: the corpus statistics (n, terms, df_t, Σ_d tf_dt)
+        reduced over the partitions, then the in-memory pruning rule. Returns (n, df) of the
+        kept terms, for the idf of TfidfVectorizer."""
+        self._validate_params()
+        bag = _text_dask.as_bag(raw_documents, type(self).__name__)
+        self.build_analyzer()
+        fixed = self._fixed_vocabulary()
+        n, terms, df, totals = _text_dask.corpus_stats(bag, clone(self), fixed)
+        removed = []
+        vocabulary = fixed
+        if fixed is None:
+            vocabulary = {t: i for i, t in enumerate(terms)}
+            high, low = self._document_bounds(n)
+            mask = kept_terms(df, lambda: totals, high, low, self.max_features)
+            removed = reindex_vocabulary(vocabulary, mask)
+            df = df[mask]
+        self.vocabulary_ = vocabulary
+        self.fixed_vocabulary_ = fixed is not None
+        self.stop_words_ = removed
+        return n, df
+
     def transform(self, raw_documents):
-        """Count the fitted vocabulary's terms in each document (other terms are ignored)."""
+        """Count the fitted vocabulary's terms in each document (other terms are ignored).
+
+        Dask bag or Series: a Dask array of CSR blocks, one per partition, of shape (nan, V),
+        computed lazily."""
         check_is_fitted(self, "vocabulary_")
+        if is_dask_collection(raw_documents):
+            bag = _text_dask.as_bag(raw_documents, type(self).__name__)
+            return _text_dask.count_blocks(bag, clone(self), self.vocabulary_, self.dtype)
         docs = check_documents(raw_documents, type(self).__name__)
         X, _ = self._count(docs, self.vocabulary_)
         if self.binary:
@@ -357,7 +399,7 @@ class CountVectorizer(TransformerMixin, BaseEstimator):
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
-        t.update(X_types=["text"], preserves_dtype=[])
+        t.update(X_types=["text"], preserves_dtype=[], dask=True)
         return t
 
 
@@ -369,8 +411,14 @@ def _identity(s):
 def inverse_document_frequency(X, smooth_idf: bool, dtype=np.float64):
     """idf_t = ln((n + s)/(df_t + s)) + 1 with s = 1 if ``smooth_idf`` (one extra document
     containing every term, so no division by zero) else 0."""
-    n = X.shape[0]
-    df = document_frequency(X).astype(dtype)
+    return idf_from_counts(X.shape[0], document_frequency(X), smooth_idf, dtype)
+
+
+def idf_from_counts(n, df, smooth_idf: bool, dtype=np.float64):
+    """idf_t from the number of documents n and the document frequencies df (the statistic a
+    fit on Dask reduces the corpus to)."""
+    n = int(n)  # a Python int: it must not promote a float32 df to float64
+    df = np.asarray(df).astype(dtype)
     s = int(smooth_idf)
     with np.errstate(divide="ignore"):
         return np.log((n + s) / (df + s)) + 1.0
@@ -432,6 +480,8 @@ class TfidfTransformer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Learn idf_ from the document frequencies of a count matrix. Returns self."""
         self._validate_params()
+        if is_dask_collection(X):
+            return self._fit_dask(X)
         X = self._validate_data(X, accept_sparse=("csr", "csc"), reset=True)
         if not sp.issparse(X):
             X = sp.csr_matrix(X)
@@ -442,9 +492,38 @@ class TfidfTransformer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             del self.idf_
         return self
 
+    def _check_dask(self, X, reset):
+        """A Dask count matrix: a 2-D Dask array (of sparse or dense blocks), its width checked
+        or recorded; its float dtype as in memory (float32 kept, anything else float64)."""
+        import dask.array as da
+
+        if not isinstance(X, da.Array) or X.ndim != 2:
+            raise TypeError(
+                f"{type(self).__name__} takes a Dask count matrix as a 2-D Dask array (e.g. "
+                f"from CountVectorizer.transform of a Dask bag); got a Dask {type(X).__name__}."
+            )
+        self._check_feature_names(X, reset=reset)
+        self._check_n_features(X, reset=reset)
+        return X.dtype if X.dtype in (np.float64, np.float32) else np.dtype(np.float64)
+
+    def _fit_dask(self, X):
+        """idf_ from (n, df_t) reduced over the row blocks (``_text_dask.df_stats``)."""
+        dtype = self._check_dask(X, reset=True)
+        if self.use_idf:
+            n, df = block_reduce(_text_dask.df_stats, X)
+            self.idf_ = idf_from_counts(n, df, self.smooth_idf, dtype)
+        elif hasattr(self, "idf_"):
+            del self.idf_
+        return self
+
     def transform(self, X, copy=True):
-        """The tf-idf matrix (CSR, float) of a count matrix."""
+        """The tf-idf matrix (CSR, float) of a count matrix (lazily block by block for a Dask
+        array)."""
         check_is_fitted(self, "n_features_in_")
+        if is_dask_collection(X):
+            dtype = self._check_dask(X, reset=False)
+            idf = self.idf_ if self.use_idf else None
+            return _text_dask.lazy_tfidf(X, idf, self.norm, self.sublinear_tf, dtype)
         X = self._validate_data(
             X, accept_sparse="csr", dtype=[np.float64, np.float32], copy=copy, reset=False
         )
@@ -455,7 +534,7 @@ class TfidfTransformer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
-        t.update(X_types=["2darray", "sparse"], preserves_dtype=["float64", "float32"])
+        t.update(X_types=["2darray", "sparse"], preserves_dtype=["float64", "float32"], dask=True)
         return t
 
 
@@ -531,11 +610,28 @@ class TfidfVectorizer(CountVectorizer):
 
     def fit(self, raw_documents, y=None):
         """Learn the vocabulary and idf_. Returns self."""
+        if is_dask_collection(raw_documents):
+            self._fit_dask(raw_documents)
+            return self
         self.fit_transform(raw_documents)
         return self
 
+    def _fit_dask(self, raw_documents):
+        """The vocabulary and idf_ from one reduction of the corpus statistics (n, df_t)."""
+        self._validate_params()
+        dt = self._float_dtype()
+        n, df = super()._fit_dask(raw_documents)
+        if self.use_idf:
+            self.idf_ = idf_from_counts(n, df, self.smooth_idf, dt)
+        elif hasattr(self, "idf_"):
+            del self.idf_
+        return n, df
+
     def fit_transform(self, raw_documents, y=None):
         """Learn the vocabulary and idf_; return the (n, V) tf-idf matrix."""
+        if is_dask_collection(raw_documents):
+            self._fit_dask(raw_documents)
+            return self.transform(raw_documents)
         self._validate_params()
         dt = self._float_dtype()
         X = super().fit_transform(raw_documents).astype(dt, copy=False)
@@ -548,6 +644,11 @@ class TfidfVectorizer(CountVectorizer):
     def transform(self, raw_documents):
         """The tf-idf matrix of new documents with the fitted vocabulary and idf_."""
         check_is_fitted(self, "vocabulary_")
-        X = super().transform(raw_documents).astype(self._float_dtype(), copy=False)
         idf = self.idf_ if self.use_idf else None
+        if is_dask_collection(raw_documents):
+            counts = super().transform(raw_documents)
+            return _text_dask.lazy_tfidf(
+                counts, idf, self.norm, self.sublinear_tf, self._float_dtype()
+            )
+        X = super().transform(raw_documents).astype(self._float_dtype(), copy=False)
         return tfidf_weights(X, idf, self.norm, self.sublinear_tf)

@@ -93,7 +93,8 @@ def block_reduce(stat, X, *others, combine=add_stats, static=(), split_every=8, 
         return stat(X, *others, *static)
     import dask
 
-    arrays = dask_rows(X, *others, names=tuple(f"array {i + 1}" for i in range(len(others))))
+    names = tuple(f"array {i + 1}" for i in range(len(others)))
+    arrays = dask_rows(X, *others, names=names, known_rows=False)  # X alone: chunks may stay nan
     X_blocks = arrays[0].to_delayed().ravel()
     other_blocks = [
         [None] * len(X_blocks) if a is None else list(a.to_delayed().ravel()) for a in arrays[1:]

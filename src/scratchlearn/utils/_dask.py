@@ -70,8 +70,9 @@ def refuse_dask(x, owner=None, input_name: str = "X", *, list_accepted: bool = T
     raise TypeError(text)
 
 
-def _as_array(x, name: str):
-    """A Dask array with known row chunks from a Dask array, DataFrame or Series."""
+def _as_array(x, name: str, known_rows: bool = True):
+    """A Dask array from a Dask array, DataFrame or Series; with ``known_rows``, with known row
+    chunks (computed if unknown: a pass over the data, needed only to align other arrays)."""
     import dask.array as da
 
     if isinstance(x, da.Array):
@@ -82,25 +83,29 @@ def _as_array(x, name: str):
         raise TypeError(
             f"{name} must be a Dask array, DataFrame or Series; got {type(x).__name__}."
         )
-    if any(np.isnan(c) for c in arr.chunks[0]):
+    if known_rows and any(np.isnan(c) for c in arr.chunks[0]):
         arr = arr.compute_chunk_sizes()
     return arr
 
 
-def dask_rows(X, *others, names=("y", "sample_weight")):
+def dask_rows(X, *others, names=("y", "sample_weight"), known_rows=True):
     """(X, *others) as Dask arrays cut at the same row boundaries.
 
     X (2-D) gets one chunk along its columns, so that each row block holds whole rows. Each
     other array may be None (kept), a NumPy array or list (wrapped with X's row chunks), or a
-    Dask collection (rechunked to X's row chunks); its length must equal X's.
+    Dask collection (rechunked to X's row chunks); its length must equal X's. Unknown row
+    chunk sizes of X are computed (a pass over the data), unless ``known_rows`` is False and
+    there is nothing to align (a reduction of X alone, e.g. the sparse count blocks of a Dask
+    bag of documents, whose partition lengths are unknown until counted).
     """
     import dask.array as da
 
-    X = _as_array(X, "X")
+    aligned = known_rows or any(a is not None for a in others)
+    X = _as_array(X, "X", known_rows=aligned)
     if X.ndim == 2 and len(X.chunks[1]) > 1:
         X = X.rechunk({1: -1})
     rows = X.chunks[0]
-    n = int(sum(rows))
+    n = int(sum(rows)) if aligned else None
     out = [X]
     for name, a in zip(names, others):
         if a is None:
