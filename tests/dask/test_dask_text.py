@@ -133,5 +133,7 @@ def test_transform_is_lazy_and_errors_match_the_in_memory_ones(client):
         CountVectorizer().fit(bag_of(["a", "b", "", "c"], (2, 2)))
     with pytest.raises(ValueError, match="no terms remain"):  # no term is in 29 of 30 messages
         CountVectorizer(min_df=29).fit(bag_of(DOCS[:30], (10, 20)))
+    with pytest.raises(ValueError, match="Document 1 is nan .* within its Dask partition"):
+        CountVectorizer().fit(bag_of(DOCS[:3] + [float("nan")], (2, 2)))
     with pytest.raises(TypeError, match="Dask bag or Series"):
         CountVectorizer().fit(da.zeros(3))

@@ -67,7 +67,7 @@ def term_stats(docs, vectorizer, vocabulary=None):
     if not docs:
         return 0, [] if vocabulary is None else None, np.zeros(V, np.int64), np.zeros(V, np.int64)
     try:
-        X, vocab = vectorizer._count(docs, vocabulary)
+        X, vocab = _count(vectorizer, docs, vocabulary)
     except ValueError as exc:
         if vocabulary is None and str(exc).startswith(_EMPTY):
             return len(docs), [], np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -82,6 +82,16 @@ def term_stats(docs, vectorizer, vocabulary=None):
         df,
         totals,
     )
+
+
+def _count(vectorizer, docs, vocabulary):
+    """The in-memory count of one partition; a bad document's index is the partition's."""
+    try:
+        return vectorizer._count(docs, vocabulary)
+    except ValueError as exc:
+        if str(exc).startswith("Document "):
+            raise ValueError(f"{exc} (The index counts within its Dask partition.)") from None
+        raise
 
 
 def merge_term_stats(a, b):
@@ -122,7 +132,7 @@ def _count_partition(docs, vectorizer, vocabulary, dtype):
     docs = list(docs)
     if not docs:
         return sp.csr_matrix((0, len(vocabulary)), dtype=dtype)
-    X, _ = vectorizer._count(docs, vocabulary)
+    X, _ = _count(vectorizer, docs, vocabulary)
     if vectorizer.binary:
         X.data.fill(1)
     return X.astype(dtype, copy=False)

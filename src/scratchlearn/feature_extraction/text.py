@@ -94,6 +94,15 @@ class CountVectorizer(TransformerMixin, BaseEstimator):
     fixed_vocabulary_ : bool
     stop_words_ : list of str
         Terms dropped by max_df, min_df or max_features (sorted).
+
+    Dask
+    ----
+    ``fit`` also takes a Dask bag or Series of documents. Each partition is counted by the
+    in-memory code above and reduced to (n_b, its sorted terms, df_t, Σ_d tf_dt); partials are
+    merged term by term in a tree of fan-in 8, so what travels is a few bytes per distinct term
+    of a partition, never a document. The sorted union, pruned by the same rule, is exactly the
+    in-memory vocabulary. ``transform`` (and ``fit_transform``, a second pass) returns a Dask
+    array of CSR blocks, one per partition, of shape (nan, V), computed lazily.
     """
 
     _parameter_constraints = {
@@ -462,6 +471,12 @@ class TfidfTransformer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     Attributes
     ----------
     idf_ : ndarray (V,) (only when ``use_idf``), n_features_in_.
+
+    Dask
+    ----
+    On a Dask array of count blocks (sparse or dense, e.g. ``CountVectorizer.transform`` of a
+    Dask bag), ``fit`` reduces each block to (n_b, df_b) and adds them (one pass; V + 1
+    integers travel per block); ``transform`` weights each block lazily.
     """
 
     _parameter_constraints = {
@@ -546,6 +561,12 @@ class TfidfVectorizer(CountVectorizer):
     Attributes
     ----------
     vocabulary_, fixed_vocabulary_, stop_words_ (as CountVectorizer), idf_ (when ``use_idf``).
+
+    Dask
+    ----
+    On a Dask bag or Series, the vocabulary and idf_ come from the one reduction of
+    CountVectorizer (n and df_t of the kept terms); ``transform`` weights the lazy count
+    blocks block by block.
     """
 
     _parameter_constraints = {
