@@ -191,7 +191,9 @@ def _fit(case, X, y):
 
 
 def _passes(est):
-    return max(1, int(getattr(est, "n_iter_", 1) or 1))
+    """Passes over the data: ``n_iter_`` (its largest entry when it is per class), at least 1."""
+    n_iter = getattr(est, "n_iter_", None)
+    return 1 if n_iter is None else max(1, int(np.max(n_iter)))
 
 
 def _agreement(case, a, b):
