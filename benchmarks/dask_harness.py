@@ -10,13 +10,14 @@ never runs these cases (they take minutes). What is measured, for each :class:`D
 - **bytes**: what the workers send while fitting (``Worker.transfer_outgoing_bytes_total``:
   partial statistics to other workers and results to the client) and receive from other
   workers (``transfer_incoming_log``), per pass over the data (``n_iter_``, or 1), at n and at
-  n/4 with the same number of blocks: a fit that moves only statistics moves the same bytes at
-  both sizes, far below the data's size, where one that moved rows would move 4 times more.
-  Which partial statistics cross between the two workers is the scheduler's choice, so the
-  bytes of one fit vary by up to about 2× from run to run (measured: 1.08 and 2.07 at
-  10⁵ rows): the mean over the repeats is reported, and the target of ``bytes n / n/4`` is ≤ 2
-  (rows moving would give 4). Both counters exist under these names from distributed 2022.10
-  on (checked on 2024.1.0 and 2026.8.0).
+  n/4 with the same number of blocks, with work stealing off (see :func:`local_cluster`); the
+  column "of which data blocks" counts the blocks of X and y that still moved. A fit that
+  moves only statistics moves the same bytes at both sizes, far below the data's size, where
+  one that moved rows would move 4 times more. Which partial statistics cross between the two
+  workers is the scheduler's choice, so the bytes of one fit vary by up to about 2× from run
+  to run (measured: 1.08 and 2.07 at 10⁵ rows): the mean over the repeats is reported, and
+  the target of ``bytes n / n/4`` is ≤ 2 (rows moving would give 4). Both counters exist
+  under these names from distributed 2022.10 on (checked on 2024.1.0 and 2026.8.0).
 
 The data are generated where they live: block i comes from ``np.random.default_rng([seed,
 i])``, so the in-memory array is the concatenation of exactly the blocks the workers hold, and
@@ -130,11 +131,19 @@ def _pin_one_thread():
 
 
 @contextlib.contextmanager
-def local_cluster(n_workers, memory_limit=0):
-    """A Client on a LocalCluster of ``n_workers`` processes × 1 thread, BLAS pinned to 1."""
+def local_cluster(n_workers, memory_limit=0, work_stealing=False):
+    """A Client on a LocalCluster of ``n_workers`` processes × 1 thread, BLAS pinned to 1.
+
+    Work stealing is off by default: with the data persisted where they were generated, a
+    stolen task drags its block to the thief, and the bytes measured would be the scheduler's
+    load balancing rather than the fit's statistics (measured at 10⁵ rows with stealing on:
+    about the whole data set moved once per fit)."""
     from distributed import Client, LocalCluster
 
+    import dask
+
     with (
+        dask.config.set({"distributed.scheduler.work-stealing": work_stealing}),
         LocalCluster(
             n_workers=n_workers,
             threads_per_worker=1,
@@ -150,15 +159,23 @@ def local_cluster(n_workers, memory_limit=0):
         yield client
 
 
-def _transfer_counters(dask_worker):
-    incoming = sum(e["total"] for e in dask_worker.transfer_incoming_log)
-    return dask_worker.transfer_outgoing_bytes_total, incoming
+def _key_name(key):
+    return key[0] if isinstance(key, tuple) else str(key)
 
 
-def transferred(client):
-    """(bytes sent by all workers, bytes received by workers from other workers) so far."""
-    per_worker = client.run(_transfer_counters).values()
-    return tuple(int(sum(v[k] for v in per_worker)) for k in (0, 1))
+def _transfer_counters(dask_worker, data_names=()):
+    """(bytes sent, bytes received from workers, of which blocks of the arrays ``data_names``)."""
+    log = dask_worker.transfer_incoming_log
+    incoming = sum(e["total"] for e in log)
+    data = sum(b or 0 for e in log for k, b in e["keys"].items() if _key_name(k) in data_names)
+    return dask_worker.transfer_outgoing_bytes_total, incoming, data
+
+
+def transferred(client, data_names=()):
+    """Bytes so far, summed over the workers: sent (to workers and the client), received from
+    other workers, and of those the blocks of the data arrays (load balancing, not statistics)."""
+    per_worker = client.run(_transfer_counters, data_names=tuple(data_names)).values()
+    return tuple(int(sum(v[k] for v in per_worker)) for k in (0, 1, 2))
 
 
 @contextlib.contextmanager
@@ -217,11 +234,12 @@ def _on_cluster(case, n_workers, sizes, repeat):
             X, y = dask_data(n, case.d, case.blocks, case.kind)
             X, y = dask.persist(X, y)
             wait([X, y])
-            best, est, per_pass = np.inf, None, np.zeros(2)
+            names = (X.name, y.name)
+            best, est, per_pass = np.inf, None, np.zeros(3)
             for _ in range(repeat):
-                before = transferred(client)
+                before = transferred(client, names)
                 seconds, est = _fit(case, X, y)
-                after = transferred(client)
+                after = transferred(client, names)
                 per_pass += (np.subtract(after, before) / _passes(est)) / repeat
                 best = min(best, seconds)
             out[n] = (best, est, per_pass)
@@ -252,6 +270,7 @@ def measure(case, scale=1.0, repeat=2):
         "passes": _passes(est2),
         "sent/pass": bytes_n[0],
         "w2w/pass": bytes_n[1],
+        "data moved/pass": bytes_n[2],
         "bytes n / n/4": bytes_n[0] / max(bytes_quarter[0], 1.0),
         "data bytes": data_bytes,
         "agreement": max(_agreement(case, est_mem, est1), _agreement(case, est_mem, est2)),
@@ -260,8 +279,8 @@ def measure(case, scale=1.0, repeat=2):
 
 HEADER = (
     "| case | n | mem s | 1 worker s | 2 workers s | 1w/mem (target) | speed-up (target) | "
-    "passes | sent/pass | worker↔worker/pass | bytes n / n/4 (target) | data | agreement |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    "passes | sent/pass | worker↔worker/pass | of which data blocks | bytes n / n/4 (target) | "
+    "data | agreement |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -284,7 +303,7 @@ def table_row(case, r):
         f"| {case.name} | {r['n']:,} | {r['mem s']:.3f} | {r['1w s']:.3f} | {r['2w s']:.3f} | "
         f"{_mark(r['1w/mem'], case.target_overhead)} | "
         f"{_mark(r['speed-up'], case.target_speedup, True)} | {r['passes']} | "
-        f"{_size(r['sent/pass'])} | {_size(r['w2w/pass'])} | "
+        f"{_size(r['sent/pass'])} | {_size(r['w2w/pass'])} | {_size(r['data moved/pass'])} | "
         f"{_mark(r['bytes n / n/4'], case.target_bytes)} | {_size(r['data bytes'])} | "
         f"{r['agreement']:.1e} |"
     )
