@@ -22,12 +22,11 @@ until computed and ``TfidfTransformer`` reduces its blocks to (n, df) the same w
 
 from __future__ import annotations
 
-from functools import reduce
+from functools import partial, reduce
 
 import numpy as np
 import scipy.sparse as sp
 
-from ..utils._dask import is_dask_collection
 from ._text import document_frequency
 
 __all__ = [
@@ -38,6 +37,7 @@ __all__ = [
     "count_blocks",
     "df_stats",
     "tfidf_block",
+    "lazy_tfidf",
 ]
 
 _EMPTY = "empty vocabulary"
@@ -116,8 +116,6 @@ def _merge_all(parts):
 
 def corpus_stats(bag, vectorizer, vocabulary=None, split_every=8):
     """S of the whole corpus, reduced on the cluster: (n, terms, df, totals)."""
-    from functools import partial
-
     per_partition = partial(term_stats, vectorizer=vectorizer, vocabulary=vocabulary)
     n, terms, df, tot = bag.reduction(per_partition, _merge_all, split_every=split_every).compute()
     if vocabulary is None and not terms:
@@ -167,7 +165,3 @@ def lazy_tfidf(X, idf, norm, sublinear_tf, dtype):
     """tf-idf of every block of the Dask array X, lazily (CSR blocks)."""
     meta = sp.csr_matrix((0, X.shape[1]), dtype=dtype)
     return X.map_blocks(tfidf_block, idf, norm, sublinear_tf, dtype, dtype=dtype, meta=meta)
-
-
-def is_dask_documents(raw_documents) -> bool:
-    return is_dask_collection(raw_documents)
