@@ -212,23 +212,21 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
                     "any batch may contain)."
                 )
             self.classes_ = np.unique(np.asarray(classes))
-            state = self._zero_state(X.shape[1])
-        else:
-            state = self._state()
-            if classes is not None:
-                classes = np.unique(np.asarray(classes))
-                if classes.shape != self.classes_.shape or np.any(classes != self.classes_):
-                    raise ValueError(
-                        f"`classes={classes!r}` is not the same as on the first call to "
-                        f"partial_fit (classes_={self.classes_!r})."
-                    )
+            self._set_state(self._zero_state(X.shape[1]))  # a failed first batch leaves zeros
+        elif classes is not None:
+            classes = np.unique(np.asarray(classes))
+            if classes.shape != self.classes_.shape or np.any(classes != self.classes_):
+                raise ValueError(
+                    f"`classes={classes!r}` is not the same as on the first call to "
+                    f"partial_fit (classes_={self.classes_!r})."
+                )
         batch = self._batch_stat(X, y, sw)
         unknown = np.setdiff1d(batch["classes"], self.classes_)
         if unknown.size:
             raise ValueError(
                 f"y contains labels not in classes_ {self.classes_!r}: {unknown[:5]!r}."
             )
-        self._set_state(self._combine(state, batch))
+        self._set_state(self._combine(self._state(), batch))
         self._update_model()
         return self
 
