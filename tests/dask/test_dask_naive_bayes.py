@@ -255,6 +255,8 @@ def test_bad_blocks_raise_at_fit_and_partial_fit_adds_dask_batches(client, wine,
     Xn[150, 2] = np.nan  # in the last of three blocks
     with pytest.raises(ValueError, match="NaN"):
         GaussianNB().fit(_rows(Xn, 60), y)
+    with pytest.raises(ValueError, match="non-zero weight"):
+        MultinomialNB().fit(_rows(X, 60), y, sample_weight=da.zeros(178, chunks=60))
     part = GaussianNB()
     for rows in (slice(0, 100), slice(100, 178)):
         part.partial_fit(_rows(X[rows], 40), y[rows], classes=[0, 1, 2])

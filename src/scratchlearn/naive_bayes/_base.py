@@ -232,9 +232,17 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
 
     def _batch_stat(self, X, y, sw):
         """The keyed statistic of one batch: in memory one call, on Dask one pass of blocks."""
-        return block_reduce(
+        stat = block_reduce(
             self._block_stat, X, y, sw, combine=self._combine, static=self._stat_args()
         )
+        if sw is not None and not np.any(self._class_weights(stat) != 0):
+            # in memory check_sample_weight said so already; on Dask it is known only now
+            raise ValueError("Sample weights must contain at least one non-zero weight.")
+        return stat
+
+    def _class_weights(self, stat):
+        """N_c (K,) of a statistic."""
+        return stat["class_count"]
 
     def _check_data(self, X, y, sample_weight, *, reset):
         if is_dask_collection(X):

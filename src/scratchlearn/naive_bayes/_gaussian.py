@@ -177,6 +177,9 @@ class GaussianNB(_BaseNB):
             "rows": (self._n_seen, self._x_mean, self._x_m2),
         }
 
+    def _class_weights(self, stat):
+        return stat["class"][0]
+
     def _set_state(self, stat):
         self.class_count_, self.theta_, self._m2 = stat["class"]
         # unweighted moments of every row seen, for ε = var_smoothing · max_j Var(x_j)
