@@ -37,7 +37,7 @@ from ..metrics import d2_binomial_score, d2_tweedie_score
 from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight
 from ..utils._dask import check_dask_data, is_dask_collection, map_rows, refuse_dask
 from ._base import LinearModel
-from ._glm_blocks import GLMData
+from ._glm_blocks import GLMData, persist_on_cluster
 from ._glm_family import FAMILIES, make_family
 from ._glm_gd import gradient_descent
 from ._glm_link import LINKS
@@ -133,6 +133,7 @@ class _GLMBase(LinearModel, RegressorMixin, BaseEstimator):
         if y is None:
             raise ValueError(f"{owner} requires y to be passed, but the target y is None.")
         X, y, s = check_dask_data(self, X, y, sample_weight)
+        X, y, s = persist_on_cluster(X, y, s)  # read and checked once, not at every pass
         if y.ndim != 1:
             raise ValueError(f"{owner} expects a 1-D target y; got shape {y.shape}.")
         if y.dtype.kind not in "biuf":

@@ -28,6 +28,7 @@ travel. :class:`GLMData` runs the reductions for the solvers, which never see ro
 """
 
 import math
+import numbers
 
 import numpy as np
 
@@ -233,14 +234,15 @@ def objective_stat(X, y, s, beta, family, link, fit_intercept, kernel=None):
     return {"n_bad": 0, "dev": dev, "XTr": Xt.tdot(residual(y, s, family, link, mu))}
 
 
-def final_stat(X, y, s, beta, family, link, fit_intercept, kernel, mu0, info):
+def final_stat(X, y, s, beta, family, link, fit_intercept, kernel, mu0, info, scale=None):
     """At the solution: Σ sᵢk(yᵢ, μᵢ), Σ sᵢk(yᵢ, μ₀) (null model), Pearson Σ sᵢ(yᵢ − μᵢ)²/V(μᵢ),
-    Σ sᵢ(yᵢ − μᵢ)², the count of binomial μ within 10ε of 0 or 1, and (``info``) the Fisher
-    information X̃ᵀWX̃."""
+    Σ sᵢ(yᵢ − μᵢ)², the count of binomial μ within 10ε of 0 or 1, (``info``) the Fisher
+    information X̃ᵀWX̃, and (``scale`` not None: a family whose φ is known) ℓ at φ = scale."""
     Xt, s = _block(X, y, s, fit_intercept)
     p, n = Xt.shape[1], len(y)
     out = {"dev": 0.0, "null": 0.0, "pearson": 0.0, "rss": 0.0, "n_edge": 0,
-           "info": np.zeros((p, p)) if info else None}  # fmt: skip
+           "info": np.zeros((p, p)) if info else None,
+           "llf": None if scale is None else 0.0}  # fmt: skip
     if n == 0:
         return out
     eta = Xt.dot(beta)
@@ -257,6 +259,8 @@ def final_stat(X, y, s, beta, family, link, fit_intercept, kernel, mu0, info):
         out["n_edge"] = int(np.count_nonzero((mu < edge) | (mu > 1 - edge)))
     if info:
         out["info"] = Xt.gram(working_weights_response(family, link, y, s, eta, mu)[0])
+    if scale is not None:
+        out["llf"] = loglike_stat(Xt, y, s, beta, family, link, fit_intercept, scale)
     return out
 
 
@@ -267,6 +271,24 @@ def loglike_stat(X, y, s, beta, family, link, fit_intercept, scale):
         return 0.0
     with np.errstate(all="ignore"):
         return family.loglike(y, link.inverse(Xt.dot(beta)), s, scale)
+
+
+def persist_on_cluster(*arrays):
+    """Dask arrays persisted in the workers' memory when a ``dask.distributed`` client is
+    active (an iterative fit reads them once per pass: once loaded and checked, they stay
+    there until the fit drops them); unchanged otherwise (the local scheduler would load the
+    whole data into this process)."""
+    try:
+        from distributed import default_client
+
+        default_client()
+    except (ImportError, ValueError):  # no distributed, or no client
+        return arrays
+    import dask
+
+    kept = [a for a in arrays if a is not None]
+    done = iter(dask.persist(*kept))
+    return tuple(None if a is None else next(done) for a in arrays)
 
 
 # -- the data of a fit, seen through its statistics ---------------------------------------------
@@ -282,20 +304,36 @@ class GLMData:
         self.d = X.shape[1]
         self.p = self.d + int(fit_intercept)
         self.kernel = deviance_kernel(family)
+        self._nodes = {}
         t = self._reduce(setup_stat, family, owner, combine=combine_setup)
         self.n, self.S, self.ymax, self.c_sum = int(t["n"]), t["S"], t["ymax"], t["c_sum"]
         self.ybar = t["sy"] / t["S"]  # the s-weighted mean ȳ
         self.split = (self.kernel, self.c_sum)
+        self.start = (self.ybar, self.ymax)  # what μ₀ needs from the whole data
 
     def _reduce(self, stat, *static, combine=None):
         kw = {} if combine is None else {"combine": combine}
+        if self.dask:  # family, link, kernel: one graph node each, not pickled into every task
+            static = tuple(self._shared(v) for v in static)
         return block_reduce(stat, self.X, self.y, self.s, static=static, **kw)
+
+    def _shared(self, v):
+        """A static argument as one Dask graph node (keyed by identity: these objects are
+        the fit's own and never mutated during it)."""
+        if isinstance(v, (np.ndarray, numbers.Number, str, bool)) or v is None:
+            return v
+        import dask
+
+        key = self._nodes.get(id(v))
+        if key is None:
+            key = self._nodes[id(v)] = (dask.delayed(v, pure=False), v)  # keep v alive
+        return key[0]
 
     def irls(self, beta):
         """:func:`irls_stat` summed over blocks (with the noise sum on Dask: no extra pass)."""
         return self._reduce(
-            irls_stat, beta, self.family, self.link, self.fit_intercept,
-            (self.ybar, self.ymax), self.kernel if self.dask else None,
+            irls_stat, beta, self.family, self.link, self.fit_intercept, self.start,
+            self.kernel if self.dask else None,
         )  # fmt: skip
 
     def noise(self, beta):

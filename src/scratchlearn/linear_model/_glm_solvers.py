@@ -254,24 +254,28 @@ def fit_statistics(data, beta, alpha, series_loglike=True):
     family, link = data.family, data.link
     n, p = data.n, data.p
     mu0 = data.ybar if data.fit_intercept else link.inverse(np.zeros(1))[0]
+    normal_identity = family.name == "normal" and link.name == "identity"
+    known = 1.0 if family.fixed_scale and not normal_identity else None  # ℓ in the same pass
     t = data._reduce(
-        final_stat, beta, family, link, data.fit_intercept, data.kernel, mu0, alpha == 0
+        final_stat, beta, family, link, data.fit_intercept, data.kernel, mu0, alpha == 0, known
     )
     out = {"deviance": max(t["dev"] + data.c_sum, 0.0)}
     out["null_deviance"] = max(t["null"] + data.c_sum, 0.0)
     out["dispersion"] = float(t["pearson"] / (n - p)) if n > p else np.nan
     scale = out["scale"] = 1.0 if family.fixed_scale else out["dispersion"]
-    if family.name == "normal" and link.name == "identity":
+    if normal_identity:
         llf_scale = float(t["rss"] / n)  # concentrated likelihood
     else:
         llf_scale = scale
     skip = not series_loglike and family.name == "tweedie" and 1 < family.power < 2
     ok = llf_scale > 0 and not skip
-    llf = out["llf"] = (
-        float(data._reduce(loglike_stat, beta, family, link, data.fit_intercept, llf_scale))
-        if ok
-        else np.nan
-    )
+    if not ok:
+        llf = np.nan
+    elif known is not None:
+        llf = float(t["llf"])
+    else:  # φ estimated from this pass's Pearson χ²: a second pass
+        llf = float(data._reduce(loglike_stat, beta, family, link, data.fit_intercept, llf_scale))
+    out["llf"] = llf
     out["aic"] = -2.0 * llf + 2.0 * p
     out["bic"] = -2.0 * llf + p * math.log(n)
     out["bse"] = np.full(p, np.nan)
