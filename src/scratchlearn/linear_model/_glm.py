@@ -23,7 +23,9 @@ Classes: :class:`_GLMBase` holds fit / predict / score / summary; its two kinds 
 :class:`GeneralizedLinearRegressor` (any family and link, IRLS by default, statsmodels-style
 inference) and the scikit-learn-signature regressors (:class:`PoissonRegressor`,
 :class:`GammaRegressor`, :class:`TweedieRegressor`). Solvers are pure functions in
-:mod:`._glm_solvers` and :mod:`._glm_gd`.
+:mod:`._glm_solvers` and :mod:`._glm_gd`; the rows reach IRLS and L-BFGS only through the
+block statistics of :mod:`._glm_blocks` (one block in memory, the row blocks of a Dask array
+otherwise).
 """
 
 import math
@@ -291,6 +293,22 @@ class GeneralizedLinearRegressor(_GLMBase):
     llf_, aic_, bic_ : log-likelihood at φ = scale_ (normal + identity: the concentrated
         likelihood, φ = Σ sᵢ(yᵢ − μᵢ)²/n), −2ℓ + 2p and −2ℓ + p log n, as statsmodels' GLM
     bse_ : standard errors √diag(φ(X̃ᵀWX̃)⁻¹) (w then b); NaN when alpha > 0
+
+    Notes
+    -----
+    Dask. ``fit`` accepts a Dask array or DataFrame X (y and ``sample_weight`` NumPy or
+    Dask) with solver "irls" or "lbfgs" ("gd" is refused: thousands of passes). The solvers
+    see the data only through row-block statistics (:mod:`._glm_blocks`), the in-memory fit
+    being their one-block case. A setup pass sums S, Σsy, Σs·c(y) and takes max y (and checks
+    y's domain on each block); each IRLS iteration is then one pass in which every block
+    returns its D, X̃ᵀr, X̃ᵀWz and X̃ᵀWX̃ at the current β (p² + 2p + 3 numbers, 8(p² + 2p + 3)
+    bytes, whatever the block's size), summed in a tree; the (p, p) solve, the step halving
+    and the stopping rule run on the client, so n_iter_, history_ and stop_reason_ are those of
+    the in-memory fit. An L-BFGS evaluation is one pass returning D and X̃ᵀr (p + 2 numbers).
+    Two final passes give the deviances, Pearson χ², X̃ᵀWX̃ for ``bse_`` and ℓ (one pass when
+    φ is fixed). On a ``dask.distributed`` cluster the checked blocks are persisted for the
+    fit's duration. ``predict`` on a Dask X returns a lazy Dask array, block by block;
+    ``score`` refuses Dask input (compute y and the predictions first).
     """
 
     _parameter_constraints = {
@@ -361,7 +379,9 @@ class _SklearnGLM(_GLMBase):
     "newton-cholesky", which here is IRLS: Newton's method for the canonical log link of
     Poisson, Fisher scoring otherwise). Both stop when ‖∇L‖∞ ≤ tol, so that ``tol`` bounds the
     coefficient error, ‖β − β*‖₂ ≤ √p·tol/λ_min(∇²L) near the optimum β*. ``verbose`` is
-    accepted and ignored: models never print."""
+    accepted and ignored: models never print. Both solvers fit on Dask input, one pass of
+    block statistics per IRLS iteration or L-BFGS evaluation (see the Notes of
+    :class:`GeneralizedLinearRegressor`)."""
 
     _parameter_constraints = {
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
@@ -411,7 +431,8 @@ class PoissonRegressor(_SklearnGLM):
 
     scikit-learn's signature and objective, ``(1/2S)Σsᵢd(yᵢ, μᵢ) + (α/2)‖w‖²`` with the Poisson
     unit deviance d = 2[y log(y/μ) − y + μ]. ``tol``: both solvers stop when ‖∇L‖∞ ≤ tol. See
-    :class:`GeneralizedLinearRegressor` for the attributes (``bse_`` is NaN unless alpha = 0).
+    :class:`GeneralizedLinearRegressor` for the attributes (``bse_`` is NaN unless alpha = 0)
+    and for fitting on Dask input (its Notes).
     """
 
     _family_name = "poisson"
