@@ -66,7 +66,7 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
         codes = codes.astype(np.intp)
         cw = self.class_weight
         if cw == "balanced_subsample" and self.bootstrap:
-            row_w = None  # per tree, from its bootstrap (_tree_weights)
+            row_w = None  # per tree, from its bootstrap (subsample_class_weights)
         elif cw in ("balanced", "balanced_subsample"):  # n / (K · n_c)
             row_w = (codes.shape[0] / (K * np.bincount(codes, minlength=K)))[codes]
         elif isinstance(cw, dict):
@@ -78,20 +78,6 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
             row_w = None
         return codes, np.zeros(codes.shape[0]), K, CRITERIA[self.criterion], row_w
 
-    def _tree_weights(self, w, c, codes):
-        """ "balanced_subsample": w_i c_i times n_b / (K_b · n_bk) for the class k of row i, with
-        n_bk the draws of class k in this tree's bootstrap and K_b the classes drawn at all."""
-        if self.class_weight != "balanced_subsample":
-            return w
-        n_bk = np.bincount(codes, weights=c, minlength=self.n_classes_)  # (K,)
-        drawn = n_bk > 0
-        cw = np.zeros(self.n_classes_)
-        cw[drawn] = c.sum() / (drawn.sum() * n_bk[drawn])
-        return w * cw[codes]
-
-    def _tree_output(self, tree, X):
-        return tree.tree_.predict(X)[:, 0, :]
-
     def _set_oob(self, y, mean, ok):
         self.oob_decision_function_ = mean  # (n, K), NaN rows: never out of bag
         pred = self.classes_[np.argmax(mean[ok], axis=1)]
@@ -99,16 +85,24 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
 
     def predict_proba(self, X):
         """``(1/T) Σ_t p_t(k | x)``: (n, K), columns in the order of ``classes_``."""
-        return self._mean_value(self._check_X(X))
+        return self._on_rows("_proba", X)
 
     def predict_log_proba(self, X):
-        with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
+        return self._on_rows("_log_proba", X)
 
     def predict(self, X):
         """The class of largest mean probability (the first of ``classes_`` on ties)."""
-        proba = self.predict_proba(X)  # checks the fit first
-        return self.classes_[np.argmax(proba, axis=1)]
+        return self._on_rows("_predict", X)
+
+    def _proba(self, X):
+        return self._mean_value(X)
+
+    def _log_proba(self, X):
+        with np.errstate(divide="ignore"):
+            return np.log(self._proba(X))
+
+    def _predict(self, X):
+        return self.classes_[np.argmax(self._proba(X), axis=1)]
 
 
 class _ForestRegressor(RegressorMixin, BaseForest):
@@ -130,19 +124,16 @@ class _ForestRegressor(RegressorMixin, BaseForest):
         y = np.ascontiguousarray(y, dtype=np.float64)
         return np.zeros(y.shape[0], dtype=np.intp), y, 1, REG_CRITERIA[self.criterion], None
 
-    def _tree_weights(self, w, c, codes):
-        return w
-
-    def _tree_output(self, tree, X):
-        return tree.tree_.value[tree.tree_.apply(X), 0, 0]
-
     def _set_oob(self, y, mean, ok):
-        self.oob_prediction_ = mean  # (n,), NaN rows: never out of bag
+        self.oob_prediction_ = mean = mean[:, 0]  # (n,), NaN rows: never out of bag
         self.oob_score_ = float(r2_score(y[ok], mean[ok]))
 
     def predict(self, X):
         """``(1/T) Σ_t ŷ_t(x)``: the mean of the trees' leaf values (n,)."""
-        return self._mean_value(self._check_X(X))[:, 0]
+        return self._on_rows("_predict", X)
+
+    def _predict(self, X):
+        return self._mean_value(X)[:, 0]
 
 
 _PARAMS_DOC = """
