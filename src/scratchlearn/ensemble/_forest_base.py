@@ -275,15 +275,20 @@ class BaseForest(BaseEstimator):
         ``dask.distributed`` client the trees grow on its workers, the same trees as here (see
         :mod:`._forest_dask`)."""
         self._validate_params()
-        if any(is_dask_collection(a) for a in (X, y, sample_weight)):
-            from ._forest_dask import fit_dask
+        if is_dask_collection(X):
+            from ._forest_dask import dask_fit_input
 
-            return fit_dask(self, X, y, sample_weight)
-        X, y = self._validate_data(X, y, dtype=np.float64, y_numeric=not self._is_clf)
-        X = np.ascontiguousarray(X)
-        self._check_forest_params(X.shape[0])
-        sw = check_sample_weight(sample_weight, X)
-        return self._fit_validated(X, y, sw, LocalTrees(self))
+            X, y, sw, where = dask_fit_input(self, X, y, sample_weight)
+        else:
+            if is_dask_collection(y) or is_dask_collection(sample_weight):
+                from ._forest_dask import computed
+
+                y, sample_weight = computed(y, sample_weight)  # n values each
+            X, y = self._validate_data(X, y, dtype=np.float64, y_numeric=not self._is_clf)
+            X = np.ascontiguousarray(X)
+            self._check_forest_params(X.shape[0])
+            sw, where = check_sample_weight(sample_weight, X), LocalTrees(self)
+        return self._fit_validated(X, y, sw, where)
 
     def _fit_validated(self, X, y, sw, where):
         """The fit after validation: targets and seeds here, trees and OOB sums ``where`` X is
