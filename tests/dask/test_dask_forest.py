@@ -80,6 +80,8 @@ def test_random_forest_classifier_grows_the_local_trees_on_the_workers(client):
     _lazy_equal(forest.predict_proba(Xp), local.predict_proba(X))
     _lazy_equal(forest.predict(Xp), local.predict(X))
     _lazy_equal(forest.apply(Xp), local.apply(X))
+    with pytest.raises(TypeError, match="sparse matrix"):
+        forest.decision_path(Xp)
 
 
 def test_extra_trees_classifier_on_a_dask_dataframe_with_string_labels(client):

@@ -395,6 +395,12 @@ class BaseForest(BaseEstimator):
     def decision_path(self, X):
         """(indicator, n_nodes_ptr): a CSR (n, Σ node counts) of the nodes each row passes
         through, the trees side by side; tree t owns columns ``n_nodes_ptr[t]:n_nodes_ptr[t+1]``."""
+        if is_dask_collection(X):  # the fit took Dask input: say why this method does not
+            raise TypeError(
+                f"{type(self).__name__}.decision_path returns a SciPy sparse matrix, which a "
+                "Dask array does not hold: pass an in-memory X (`X.compute()`), or call it "
+                "on each block (`X.map_blocks`). apply() of a Dask X is lazy."
+            )
         X = self._check_X(X)
         paths = [t.tree_.decision_path(X) for t in self.estimators_]
         ptr = np.concatenate([[0], np.cumsum([p.shape[1] for p in paths])])
