@@ -179,6 +179,6 @@ def test_data_larger_than_a_worker_are_refused_before_anything_is_sent():
 def test_the_four_forests_carry_the_dask_tag():
     # The tag is what check_array's refusal message and dask_estimators() list (the registry
     # import that dask_estimators() needs costs a second; the tag itself is what it reads).
-    for cls in (RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier):
+    forests = (RandomForestClassifier, RandomForestRegressor, ExtraTreesClassifier)
+    for cls in (*forests, ExtraTreesRegressor):
         assert cls()._scratch_tags()["dask"] is True
-    assert ExtraTreesRegressor()._scratch_tags()["dask"] is True
