@@ -310,7 +310,8 @@ class BaseForest(BaseEstimator):
             )
         spawn_seeds(rng, T0)  # the seeds of the trees already there: the stream goes on
         seeds = spawn_seeds(rng, self.n_estimators - T0)
-        data = where.data(X, self._splitter if len(seeds) else None)
+        if len(seeds) or self.oob_score:  # (X, Xᵀ, the sort when trees are to grow)
+            data = where.data(X, self._splitter if len(seeds) else None)
         if len(seeds):
             recipe = TreeRecipe(
                 tree_class=self._tree_class,
