@@ -124,12 +124,13 @@ def test_extra_trees_regressor_does_not_see_the_chunks(client, diabetes, chunks)
     _lazy_equal(forest.predict(da.from_array(X, chunks=(chunks, 10))), local.predict(X))
 
 
-def test_warm_start_on_the_cluster_continues_the_seed_stream(client):
+def test_warm_start_on_the_cluster_continues_the_seed_stream(client, capsys):
     X, y = load_wine(return_X_y=True)
     local = RandomForestClassifier(n_estimators=8, oob_score=True, random_state=4).fit(X, y)
-    forest = RandomForestClassifier(n_estimators=4, warm_start=True, random_state=4)
+    forest = RandomForestClassifier(n_estimators=4, warm_start=True, verbose=1, random_state=4)
     Xd = da.from_array(X, chunks=60)
     forest.fit(Xd, y)
+    assert "4/4" in capsys.readouterr().err  # the bar counts the trees finished on the workers
     forest.set_params(n_estimators=8, oob_score=True)
     forest.fit(Xd, y)  # 4 more trees; the OOB sums mix old (sent) and new (futures) trees
     _same_forest(local, forest)
@@ -142,6 +143,8 @@ def test_nan_in_one_block_is_the_clear_error_at_fit_and_predict(client):
     X[100, 5] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         RandomForestClassifier(n_estimators=2).fit(da.from_array(X, chunks=50), y)
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        RandomForestClassifier(n_estimators=2).fit(da.from_array(X, chunks=50), None)
     forest = RandomForestClassifier(n_estimators=2, random_state=0).fit(X[:90], y[:90])
     proba = forest.predict_proba(da.from_array(X, chunks=50))  # lazy: no error yet
     with pytest.raises(ValueError, match="NaN"):
@@ -155,6 +158,9 @@ def test_without_a_distributed_client_the_fit_is_the_in_memory_one(monkeypatch):
     forest = ExtraTreesClassifier(n_estimators=4, random_state=5)
     forest.fit(da.from_array(X, chunks=50), da.from_array(y, chunks=50))
     _same_forest(local, forest)
+    # X in memory beside a Dask y: y is computed (n values) and the fit is the in-memory one.
+    yd = da.from_array(y, chunks=50)
+    _same_forest(local, ExtraTreesClassifier(n_estimators=4, random_state=5).fit(X, yd))
 
 
 class _SmallWorkers:
