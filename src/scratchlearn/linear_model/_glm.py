@@ -37,9 +37,15 @@ import numpy as np
 from ..base import BaseEstimator, RegressorMixin
 from ..metrics import d2_binomial_score, d2_tweedie_score
 from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight
-from ..utils._dask import check_dask_data, is_dask_collection, map_rows, refuse_dask
+from ..utils._dask import (
+    check_dask_data,
+    is_dask_collection,
+    map_rows,
+    persist_on_cluster,
+    refuse_dask,
+)
 from ._base import LinearModel
-from ._glm_blocks import GLMData, persist_on_cluster
+from ._glm_blocks import GLMData
 from ._glm_family import FAMILIES, make_family
 from ._glm_gd import gradient_descent
 from ._glm_link import LINKS

@@ -273,24 +273,6 @@ def loglike_stat(X, y, s, beta, family, link, fit_intercept, scale):
         return family.loglike(y, link.inverse(Xt.dot(beta)), s, scale)
 
 
-def persist_on_cluster(*arrays):
-    """Dask arrays persisted in the workers' memory when a ``dask.distributed`` client is
-    active (an iterative fit reads them once per pass: once loaded and checked, they stay
-    there until the fit drops them); unchanged otherwise (the local scheduler would load the
-    whole data into this process)."""
-    try:
-        from distributed import default_client
-
-        default_client()
-    except (ImportError, ValueError):  # no distributed, or no client
-        return arrays
-    import dask
-
-    kept = [a for a in arrays if a is not None]
-    done = iter(dask.persist(*kept))
-    return tuple(None if a is None else next(done) for a in arrays)
-
-
 # -- the data of a fit, seen through its statistics ---------------------------------------------
 class GLMData:
     """X̃, y, s of one fit, reduced by block statistics (one block in memory, the row blocks of

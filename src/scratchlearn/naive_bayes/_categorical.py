@@ -30,7 +30,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from ..utils._dask import _checked_block, dask_rows
+from ..utils._dask import checked_block, dask_rows
 from ..utils._param_validation import Interval
 from ..utils.validation import _assert_all_finite
 from ._base import _BaseNB, align_classes, class_log_prior, encode_labels, expand_rows, one_hot
@@ -277,9 +277,9 @@ class CategoricalNB(_BaseNB):
         self._check_n_features(X, reset=reset)
         X = X.map_blocks(check_categorical_block, dtype=X.dtype)
         if y is not None and y.dtype.kind == "f":
-            y = y.map_blocks(_checked_block, "y", False, dtype=y.dtype)
+            y = y.map_blocks(checked_block, "y", False, dtype=y.dtype)
         if w is not None:
-            w = w.astype(np.float64).map_blocks(_checked_block, "sample_weight", True)
+            w = w.astype(np.float64).map_blocks(checked_block, "sample_weight", True)
         return X, y, w
 
     def _min_categories(self, d):

@@ -28,7 +28,7 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from ..utils._blocks import block_reduce
-from ..utils._dask import _checked_block, check_dask_data, dask_rows, is_dask_collection, map_rows
+from ..utils._dask import check_dask_data, checked_block, dask_rows, is_dask_collection, map_rows
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_array, check_is_fitted, check_sample_weight
 
@@ -188,7 +188,7 @@ def _dask_inverse_input(est, X):
             f"X has {X.shape[1] if X.ndim == 2 else X.ndim} features, but {type(est).__name__} "
             f"is expecting {est.n_features_in_} features as input."
         )
-    return X.astype(np.float64).map_blocks(_checked_block, "X", False, dtype=np.float64)
+    return X.astype(np.float64).map_blocks(checked_block, "X", False, dtype=np.float64)
 
 
 def _is_constant(var, mu, n):
