@@ -123,13 +123,13 @@ def test_dataframe_one_block_records_names_and_predicts_lazily(client, diabetes)
     mem = GeneralizedLinearRegressor(**est.get_params()).fit(frame, y)
     dsk = est.fit(dd.from_pandas(frame, npartitions=1), y)
     assert list(dsk.feature_names_in_) == list(frame.columns)
-    _check_same_fit(mem, dsk, frame.to_numpy(), y)
-    Xd = da.from_array(frame.to_numpy(), chunks=(100, 10))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # an array has no feature names
-        mu = dsk.predict(Xd)
-        assert isinstance(mu, da.Array) and mu.chunks[0] == Xd.chunks[0]
-        want = dsk.predict(frame.to_numpy())
+        warnings.simplefilter("ignore", UserWarning)  # the check recomputes on arrays: no names
+        _check_same_fit(mem, dsk, frame.to_numpy(), y)
+    Xd = dd.from_pandas(frame, npartitions=3)  # names checked once, then blocks mapped
+    mu = dsk.predict(Xd)
+    assert isinstance(mu, da.Array) and len(mu.chunks[0]) == 3
+    want = dsk.predict(frame)
     # one row's x·w + b in a block or in the whole array: |Δη| ≤ p·ε·Σ|xⱼwⱼ| (≤ 1e-13 here)
     eta_terms = np.abs(frame.to_numpy()) @ np.abs(dsk.coef_) + abs(dsk.intercept_)
     assert np.all(np.abs(mu.compute() - want) <= 11 * EPS * eta_terms * want)
