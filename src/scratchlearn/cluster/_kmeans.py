@@ -85,7 +85,7 @@ def _check_centres(centres, k, d, what="given as init"):
 # -- the statistics of a pass over a block of rows ---------------------------------------------
 # Each is a pure function of one row block (the whole data in memory, one block per task on
 # Dask, see :mod:`scratchlearn.utils._blocks`) whose results combine across blocks.
-def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None):
+def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None, n_threads=None):
     r"""The sums of one Lloyd pass over a block of rows, at the centres μ (shared by blocks).
 
     .. math::
@@ -98,7 +98,8 @@ def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None)
     ``x_mean`` (d,) is subtracted from the block first (on Dask the data are centred block by
     block); ``w=None`` means unit weights; ``x_sq`` = ‖xᵢ‖² of the centred rows, needed by
     ``J_EXPANDED`` and computed here when None; ``labels``, an optional (n_b,) int32 buffer,
-    receives c(i) (the in-memory fit keeps them; on Dask they stay where they were computed).
+    receives c(i) (the in-memory fit keeps them; on Dask they stay where they were computed);
+    ``n_threads`` for the kernel (Dask: 1, see :func:`._kmeans_kernels.lloyd_pass`).
     """
     X = np.ascontiguousarray(X if x_mean is None else X - x_mean, dtype=np.float64)
     n, k = X.shape[0], centres.shape[0]
@@ -107,15 +108,16 @@ def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None)
         x_sq = np.einsum("ij,ij->i", X, X)
     labels = np.empty(n, np.int32) if labels is None else labels
     S, W = np.zeros_like(centres), np.zeros(k)
-    J = lloyd_pass(X, w, centres, labels, S, W, True, j_mode, x_sq)
+    J = lloyd_pass(X, w, centres, labels, S, W, True, j_mode, x_sq, n_threads)
     return {"S": S, "W": W, "J": float(J)}
 
 
-def nearest_centre(X, centres):
+def nearest_centre(X, centres, n_threads=None):
     """c(i) = argmin_j ‖xᵢ − μ_j‖² of the (C-contiguous, float64) rows of X, as int32."""
     n, k = X.shape[0], centres.shape[0]
     labels = np.empty(n, np.int32)
-    lloyd_pass(X, np.ones(n), centres, labels, np.empty_like(centres), np.empty(k), False, J_NONE)
+    S, W = np.empty_like(centres), np.empty(k)  # not filled (update=False)
+    lloyd_pass(X, np.ones(n), centres, labels, S, W, False, J_NONE, None, n_threads)
     return labels
 
 
@@ -131,7 +133,7 @@ def farthest_rows(X, w, idx, centres, x_mean, m, labels=None):
     n = X.shape[0]
     w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
     idx = np.arange(n) if idx is None else np.asarray(idx)
-    labels = nearest_centre(X, centres) if labels is None else labels
+    labels = nearest_centre(X, centres, n_threads=1) if labels is None else labels  # Dask
     R = X - centres[labels]  # (n, d)
     r2 = np.einsum("ij,ij->i", R, R)
     return _top_rows({"m": m, "r2": r2, "x": X, "w": w, "label": labels, "idx": idx})

@@ -50,23 +50,23 @@ from ._kmeans_kernels import J_DIRECT
 
 __all__ = ["fit_dask", "predict_dask", "transform_dask", "score_dask", "INIT_SAMPLE_ROWS"]
 
-INIT_SAMPLE_ROWS = 10_000  # at least this many rows (and 100 per cluster) seed the centres
+INIT_SAMPLE_ROWS = 10_000  # the seeding sample: at least this many rows,
+INIT_SAMPLE_PER_CLUSTER = 100  # and this many per cluster
 
 
 def _labels_block(X, centres, x_mean=None):
     """c(i) = argmin_j ‖xᵢ − μ_j‖² of one block (the kernel of the in-memory predict)."""
-    return nearest_centre(
-        np.ascontiguousarray(X if x_mean is None else X - x_mean, dtype=np.float64), centres
-    )
+    X = np.ascontiguousarray(X if x_mean is None else X - x_mean, dtype=np.float64)
+    return nearest_centre(X, centres, n_threads=1)
 
 
 def _distances_block(X, centres):
     return euclidean_distances(X, centres)
 
 
-def _seeding_sample(X, w, n, k, rng):
+def _seeding_sample(n, k, rng):
     """Row indices of the seeding sample (None: all rows), from ``rng`` and n only."""
-    m = max(INIT_SAMPLE_ROWS, 100 * k)
+    m = max(INIT_SAMPLE_ROWS, INIT_SAMPLE_PER_CLUSTER * k)
     return None if n <= m else np.sort(rng.choice(n, size=m, replace=False))
 
 
@@ -94,7 +94,7 @@ def fit_dask(est, X, sample_weight):
     if given:
         mom, Xs, ws = moments.compute(), None, None
     else:
-        rows = _seeding_sample(X, w, n, k, rng)
+        rows = _seeding_sample(n, k, rng)
         Xs = X if rows is None else X[rows]
         ws = None if w is None else (w if rows is None else w[rows])
         mom, Xs, ws = dask.compute(moments, Xs, ws)
@@ -108,7 +108,7 @@ def fit_dask(est, X, sample_weight):
     row_index = da.arange(n, chunks=X.chunks[0])
 
     def sums(C, j_mode):  # one pass: the labels at C and the cluster sums, block by block
-        return block_reduce(lloyd_stat, X, w, None, static=(C, x_mean, j_mode, None))
+        return block_reduce(lloyd_stat, X, w, None, static=(C, x_mean, j_mode, None, 1))
 
     def farthest(C, m):  # one more pass, only when a cluster is empty
         return block_reduce(
@@ -154,4 +154,4 @@ def score_dask(est, X, sample_weight=None):
     check_is_fitted(est, "cluster_centers_")
     X, _, w = check_dask_data(est, X, None, sample_weight, reset=False)
     C = est.cluster_centers_
-    return -block_reduce(lloyd_stat, X, w, None, static=(C, None, J_DIRECT, None))["J"]
+    return -block_reduce(lloyd_stat, X, w, None, static=(C, None, J_DIRECT, None, 1))["J"]
