@@ -95,29 +95,28 @@ def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None,
         J = \sum_i w_i ‖x_i − μ_{c(i)}‖²
 
     returned as ``{"S": (k, d), "W": (k,), "J": float}``: sums over rows, so blocks add.
-    ``x_mean`` (d,) is subtracted from the block first (on Dask the data are centred block by
-    block); ``w=None`` means unit weights; ``x_sq`` = ‖xᵢ‖² of the centred rows, needed by
-    ``J_EXPANDED`` and computed here when None; ``labels``, an optional (n_b,) int32 buffer,
-    receives c(i) (the in-memory fit keeps them; on Dask they stay where they were computed);
+    ``x_mean`` (d,) is subtracted from the rows as they are read (on Dask the data are centred
+    block by block); ``w=None`` means unit weights; ``x_sq`` = ‖xᵢ‖² of the centred rows, for
+    ``J_EXPANDED`` (summed row by row in the kernel when None); ``labels``, an optional (n_b,)
+    int32 buffer, receives c(i) (kept by the in-memory fit; on Dask they stay in the block);
     ``n_threads`` for the kernel (Dask: 1, see :func:`._kmeans_kernels.lloyd_pass`).
     """
-    X = np.ascontiguousarray(X if x_mean is None else X - x_mean, dtype=np.float64)
+    X = np.ascontiguousarray(X, dtype=np.float64)
     n, k = X.shape[0], centres.shape[0]
     w = np.ones(n) if w is None else np.ascontiguousarray(w, dtype=np.float64)
-    if j_mode == J_EXPANDED and x_sq is None:
-        x_sq = np.einsum("ij,ij->i", X, X)
     labels = np.empty(n, np.int32) if labels is None else labels
     S, W = np.zeros_like(centres), np.zeros(k)
-    J = lloyd_pass(X, w, centres, labels, S, W, True, j_mode, x_sq, n_threads)
+    J = lloyd_pass(X, w, centres, labels, S, W, True, j_mode, x_sq, n_threads, x_mean)
     return {"S": S, "W": W, "J": float(J)}
 
 
-def nearest_centre(X, centres, n_threads=None):
-    """c(i) = argmin_j ‖xᵢ − μ_j‖² of the (C-contiguous, float64) rows of X, as int32."""
+def nearest_centre(X, centres, n_threads=None, x_shift=None):
+    """c(i) = argmin_j ‖xᵢ − μ_j‖² of the rows of X (minus ``x_shift``), as int32."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
     n, k = X.shape[0], centres.shape[0]
     labels = np.empty(n, np.int32)
     S, W = np.empty_like(centres), np.empty(k)  # not filled (update=False)
-    lloyd_pass(X, np.ones(n), centres, labels, S, W, False, J_NONE, None, n_threads)
+    lloyd_pass(X, np.ones(n), centres, labels, S, W, False, J_NONE, None, n_threads, x_shift)
     return labels
 
 

@@ -56,8 +56,7 @@ INIT_SAMPLE_PER_CLUSTER = 100  # and this many per cluster
 
 def _labels_block(X, centres, x_mean=None):
     """c(i) = argmin_j ‖xᵢ − μ_j‖² of one block (the kernel of the in-memory predict)."""
-    X = np.ascontiguousarray(X if x_mean is None else X - x_mean, dtype=np.float64)
-    return nearest_centre(X, centres, n_threads=1)
+    return nearest_centre(X, centres, n_threads=1, x_shift=x_mean)
 
 
 def _distances_block(X, centres):
