@@ -28,6 +28,7 @@ import numpy as np
 from ..base import BaseEstimator, ClusterMixin, TransformerMixin
 from ..exceptions import ConvergenceWarning
 from ..metrics.pairwise import euclidean_distances
+from ..preprocessing._data import merge_moments, weighted_mean_var
 from ..utils._blocks import block_reduce, is_dask_collection
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_array, check_is_fitted, check_random_state, check_sample_weight
@@ -155,23 +156,6 @@ def merge_farthest(a, b):
     """Combine two blocks' :func:`farthest_rows`: the m farthest of their union."""
     both = {key: np.concatenate([a[key], b[key]]) for key in ("r2", "x", "w", "label", "idx")}
     return _top_rows({"m": a["m"], **both})
-
-
-def column_moments(X):
-    """(n, x̄, M₂) of a block's columns: count, mean and Σᵢ(xᵢ − x̄)², for the centring and tol."""
-    mean = X.mean(axis=0)
-    return {"n": X.shape[0], "mean": mean, "M2": ((X - mean) ** 2).sum(axis=0)}
-
-
-def merge_moments(a, b):
-    """Chan, Golub & LeVeque's (1979) pairwise merge of two blocks' :func:`column_moments`."""
-    n = a["n"] + b["n"]
-    delta = b["mean"] - a["mean"]
-    return {
-        "n": n,
-        "mean": a["mean"] + delta * (b["n"] / n),
-        "M2": a["M2"] + b["M2"] + delta**2 * (a["n"] * b["n"] / n),
-    }
 
 
 # -- the two algorithms ------------------------------------------------------------------------
@@ -475,12 +459,11 @@ class KMeans(_KMeansBase):
             return fit_dask(self, X, sample_weight)
         X, w, init = self._check_fit_data(X, sample_weight)
         rng = check_random_state(self.random_state)
-        mom = block_reduce(column_moments, X, combine=merge_moments)
-        x_mean = mom["mean"]
+        x_mean, x_var, _ = block_reduce(weighted_mean_var, X, None, combine=merge_moments)
         Xc = X - x_mean  # a new array: the caller's X is untouched
         if not (isinstance(init, str) or callable(init)):
             init = init - x_mean
-        tol = float(np.mean(mom["M2"] / mom["n"])) * self.tol
+        tol = float(np.mean(x_var)) * self.tol
         run = elkan if self.algorithm == "elkan" else lloyd
         best = None
         for _ in range(self._n_init(default=10)):

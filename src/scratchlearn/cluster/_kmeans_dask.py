@@ -5,18 +5,20 @@ means, m the size of the seeding sample.
 
 The fit is the in-memory one with its passes over the data replaced by reductions over the
 blocks (:func:`~scratchlearn.utils._blocks.block_reduce`); the statistics are the same
-functions (:func:`._kmeans.lloyd_stat`, :func:`._kmeans.farthest_rows`,
-:func:`._kmeans.column_moments`) and the loop is the same (:func:`._kmeans.lloyd_iterations`).
+functions (:func:`._kmeans.lloyd_stat`, :func:`._kmeans.farthest_rows`, StandardScaler's
+:func:`~scratchlearn.preprocessing._data.weighted_mean_var`) and the loop is the same
+(:func:`._kmeans.lloyd_iterations`).
 
-1. One pass: the column moments (n, x̄, M₂, merged pairwise), for the centring and ``tol``, and,
-   unless ``init`` is an array, a uniform sample of m = max(10 000, 100k) rows (all rows when
-   n ≤ m), drawn by row index from ``random_state`` alone: the seeding does not depend on how
-   the rows are cut into blocks, and when n ≤ m it is the in-memory seeding.
+1. One pass: the column means and variances (Chan's pairwise merge), for the centring and
+   ``tol``, and, unless ``init`` is an array, a uniform sample of m = max(10 000, 100k) rows
+   (all rows when n ≤ m), drawn by row index from ``random_state`` alone: the seeding does not
+   depend on how the rows are cut into blocks, and when n ≤ m it is the in-memory seeding.
 2. The seeding (k-means++, "random" or the callable) runs in memory on the centred sample, its
    weights kept. Why not k-means‖ (Bahmani et al. 2012): it needs about log φ passes, each
-   drawing rows ∝ D², then one more to weight the candidates, against one pass here; what it
-   catches that a sample misses is a cluster holding fewer than about n/m rows, which Lloyd's
-   iterations would merge anyway.
+   drawing rows ∝ D², then one more to weight the candidates, against one pass here. The
+   price: a cluster holding a fraction p of the rows is absent from the sample with
+   probability ≈ e^(−mp) (below 10⁻⁴ for p ≥ 0.1 %), and then gets no seed where k-means‖,
+   drawing by D², would give it one; Lloyd's iterations leave it merged into a neighbour.
 3. Each Lloyd iteration is one pass: per block, the labels at μ and the sums S (k, d),
    W (k,), J; blocks add. Only a cluster left empty costs a second pass, for the rows farthest
    from their centre (at most k of them per block, merged by distance then row index): the
@@ -32,18 +34,17 @@ from functools import partial
 import numpy as np
 
 from ..metrics.pairwise import euclidean_distances
+from ..preprocessing._data import merge_moments, weighted_mean_var
 from ..utils._blocks import block_reduce
 from ..utils._dask import check_dask_data, map_rows
 from ..utils.validation import check_is_fitted, check_random_state
 from ._kmeans import (
     _check_centres,
     _initial_centres,
-    column_moments,
     farthest_rows,
     lloyd_iterations,
     lloyd_stat,
     merge_farthest,
-    merge_moments,
     nearest_centre,
 )
 from ._kmeans_kernels import J_DIRECT
@@ -89,7 +90,7 @@ def fit_dask(est, X, sample_weight):
     rng = check_random_state(est.random_state)
 
     # pass 1: moments, and the seeding sample in the same computation
-    moments = block_reduce(column_moments, X, combine=merge_moments, compute=False)
+    moments = block_reduce(weighted_mean_var, X, None, combine=merge_moments, compute=False)
     if given:
         mom, Xs, ws = moments.compute(), None, None
     else:
@@ -98,8 +99,8 @@ def fit_dask(est, X, sample_weight):
         ws = None if w is None else (w if rows is None else w[rows])
         mom, Xs, ws = dask.compute(moments, Xs, ws)
         ws = np.ones(Xs.shape[0]) if ws is None else ws
-    x_mean = mom["mean"]
-    tol = float(np.mean(mom["M2"] / mom["n"])) * est.tol
+    x_mean, x_var, _ = mom
+    tol = float(np.mean(x_var)) * est.tol
     if given:
         init = init - x_mean
     else:
