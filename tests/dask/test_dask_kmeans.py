@@ -165,6 +165,7 @@ def test_dataframe_predict_transform_score_are_lazy_and_equal(client, iris):
 
 
 def test_nan_in_one_block_is_named_at_fit(client, iris):
+    assert KMeans()._scratch_tags()["dask"]
     X = iris.copy()
     X[120, 2] = np.nan
     with pytest.raises(ValueError, match="NaN"):
