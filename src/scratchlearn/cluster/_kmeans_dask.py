@@ -36,7 +36,7 @@ import numpy as np
 from ..metrics.pairwise import euclidean_distances
 from ..preprocessing._data import merge_moments, weighted_mean_var
 from ..utils._blocks import block_reduce
-from ..utils._dask import check_dask_data, map_rows
+from ..utils._dask import check_dask_data, map_rows, persist_on_cluster
 from ..utils.validation import check_is_fitted, check_random_state
 from ._kmeans import (
     _check_centres,
@@ -77,6 +77,8 @@ def fit_dask(est, X, sample_weight):
     import dask
 
     X, _, w = check_dask_data(est, X, None, sample_weight)
+    X_source = X  # labels_ is lazy on this: it must not pin the persisted blocks after fit
+    X, w = persist_on_cluster(X, w)  # loaded and checked once if it fits in the cluster
     (n, d), k = X.shape, est.n_clusters
     if n < k:
         raise ValueError(
@@ -125,7 +127,7 @@ def fit_dask(est, X, sample_weight):
     est._warn_distinct(n_distinct=int(np.count_nonzero(W)))
     est.cluster_centers_ = centres + x_mean
     est.labels_ = map_rows(
-        partial(_labels_block, centres=centres, x_mean=x_mean), X, dtype=np.int32
+        partial(_labels_block, centres=centres, x_mean=x_mean), X_source, dtype=np.int32
     )
     est.inertia_ = float(J)
     est._record_fit(n_iter, {"objective": history}, stop, criterion=f"Σ‖Δμ‖² <= {tol:.3g}")

@@ -138,20 +138,36 @@ def map_rows(fn, X, *, n_out=None, dtype=np.float64):
     )
 
 
-def persist_on_cluster(*arrays):
-    """Dask arrays persisted in the workers' memory when a ``dask.distributed`` client is
-    active: an iterative fit reads them once per pass, so once loaded and checked they stay
-    there until the fit drops them. Unchanged otherwise (the local scheduler would load the
-    whole data into this process). None stays None."""
+def _cluster_memory(client) -> float:
+    """Σ memory_limit over the workers (inf when a worker has none)."""
+    try:
+        info = client.scheduler_info(n_workers=-1)  # newer distributed lists 5 by default
+    except TypeError:
+        info = client.scheduler_info()
+    limits = [w.get("memory_limit") or np.inf for w in info.get("workers", {}).values()]
+    return float(sum(limits)) if limits else 0.0
+
+
+def persist_on_cluster(*arrays, share=0.5):
+    """Dask arrays kept in the workers' memory for an iterative fit, when that is safe.
+
+    An iterative fit reads its data once per pass: persisted, the blocks are loaded and
+    checked once. That needs a ``dask.distributed`` client and data that fill at most
+    ``share`` of the cluster's total ``memory_limit``; otherwise (no client, or out-of-core
+    data) the arrays are returned unchanged and every pass re-reads its blocks, which keeps
+    the memory of a pass at a few blocks per worker. None stays None.
+    """
     try:
         from distributed import default_client
 
-        default_client()
+        client = default_client()
     except (ImportError, ValueError):  # no distributed, or no client
         return arrays
     import dask
 
     kept = [a for a in arrays if a is not None]
+    if sum(a.nbytes for a in kept) > share * _cluster_memory(client):
+        return arrays
     done = iter(dask.persist(*kept))
     return tuple(None if a is None else next(done) for a in arrays)
 
