@@ -63,19 +63,22 @@ __all__ = [
 
 
 def _centred_rows(X, y, s, center):
-    """(W, z̄, Zc) for one block: Zc = [X Y] − z̄ as a new dense (n, p) array (X densified)."""
+    """(W, z̄, Zc) for one block: Zc = [X Y] − z̄ as a new dense (n, p) array (X densified),
+    centring and copying in one sweep over X."""
     Y = y.reshape(len(y), -1)  # (n, k)
     n, d = X.shape
-    Z = np.empty((n, d + Y.shape[1]))  # (n, p)
-    Z[:, :d] = X.toarray() if sp.issparse(X) else X
-    Z[:, d:] = Y
-    W = float(n) if s is None else float(s.sum())
+    if sp.issparse(X):
+        X = X.toarray()
+    s1 = np.ones(n) if s is None else s
+    W = float(s1.sum())
+    Zc = np.empty((n, d + Y.shape[1]))  # (n, p)
     if center and W > 0:
-        mean = (Z.sum(axis=0) if s is None else s @ Z) / W  # z̄ = Σ sᵢzᵢ / W, (p,)
-        Z -= mean
-    else:
-        mean = np.zeros(Z.shape[1])
-    return W, mean, Z
+        x_mean, y_mean = (s1 @ X) / W, (s1 @ Y) / W  # z̄ = Σ sᵢzᵢ / W
+        np.subtract(X, x_mean, out=Zc[:, :d])
+        np.subtract(Y, y_mean, out=Zc[:, d:])
+        return W, np.concatenate([x_mean, y_mean]), Zc
+    Zc[:, :d], Zc[:, d:] = X, Y
+    return W, np.zeros(Zc.shape[1]), Zc
 
 
 def _sparse_moments(X, y, s, center):
@@ -99,13 +102,15 @@ def _sparse_moments(X, y, s, center):
 
 def moments_block(X, y, s, center):
     """(W, z̄, C) of one block: W = Σ sᵢ, z̄ = Σ sᵢzᵢ / W (0 when ``center`` is False) and
-    C = Σ sᵢ (zᵢ − z̄)(zᵢ − z̄)ᵀ = ZcᵀWZc for z = [x y]. ``s`` None means unit weights (C is
-    then a symmetric rank-k update ZcᵀZc, half the work of a general product)."""
+    C = Σ sᵢ (zᵢ − z̄)(zᵢ − z̄)ᵀ = (√W Zc)ᵀ(√W Zc) for z = [x y] (``s`` None: unit weights).
+    Scaling the rows by √sᵢ makes C a symmetric product AᵀA (BLAS syrk), half the work of
+    the general ZcᵀWZc."""
     if sp.issparse(X):
         return _sparse_moments(X, y, s, center)
     W, mean, Zc = _centred_rows(X, y, s, center)
-    C = Zc.T @ Zc if s is None else (Zc.T * s) @ Zc  # (p, p)
-    return {"weight": W, "mean": mean, "C": C}
+    if s is not None:
+        Zc *= np.sqrt(s)[:, None]
+    return {"weight": W, "mean": mean, "C": Zc.T @ Zc}  # C (p, p)
 
 
 def _merged_weight_and_mean(a, b):
