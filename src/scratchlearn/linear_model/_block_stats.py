@@ -62,23 +62,13 @@ __all__ = [
 ]
 
 
-def _centred_rows(X, y, s, center):
-    """(W, z̄, Zc) for one block: Zc = [X Y] − z̄ as a new dense (n, p) array (X densified),
-    centring and copying in one sweep over X."""
-    Y = y.reshape(len(y), -1)  # (n, k)
-    n, d = X.shape
-    if sp.issparse(X):
-        X = X.toarray()
-    s1 = np.ones(n) if s is None else s
+def _means(X, Y, s, center):
+    """W = Σ sᵢ and the weighted means x̄ = Σ sᵢxᵢ / W, ȳ = Σ sᵢyᵢ / W (0 without ``center``)."""
+    s1 = np.ones(X.shape[0]) if s is None else s
     W = float(s1.sum())
-    Zc = np.empty((n, d + Y.shape[1]))  # (n, p)
-    if center and W > 0:
-        x_mean, y_mean = (s1 @ X) / W, (s1 @ Y) / W  # z̄ = Σ sᵢzᵢ / W
-        np.subtract(X, x_mean, out=Zc[:, :d])
-        np.subtract(Y, y_mean, out=Zc[:, d:])
-        return W, np.concatenate([x_mean, y_mean]), Zc
-    Zc[:, :d], Zc[:, d:] = X, Y
-    return W, np.zeros(Zc.shape[1]), Zc
+    if not (center and W > 0):
+        return W, np.zeros(X.shape[1]), np.zeros(Y.shape[1])
+    return W, np.asarray(safe_sparse_dot(s1, X)).ravel() / W, (s1 @ Y) / W
 
 
 def _sparse_moments(X, y, s, center):
@@ -87,9 +77,7 @@ def _sparse_moments(X, y, s, center):
     Y = y.reshape(len(y), -1)
     n, d = X.shape
     s1 = np.ones(n) if s is None else s
-    W = float(s1.sum())
-    x_mean = np.asarray(safe_sparse_dot(s1, X)).ravel() / W if center else np.zeros(d)
-    y_mean = (s1 @ Y) / W if center else np.zeros(Y.shape[1])
+    W, x_mean, y_mean = _means(X, Y, s, center)
     Yc = Y - y_mean
     XW = X.T.multiply(s1[None, :]).tocsr() if s is not None else X.T.tocsr()  # (d, n)
     C = np.empty((d + Y.shape[1],) * 2)
@@ -107,10 +95,20 @@ def moments_block(X, y, s, center):
     the general ZcᵀWZc."""
     if sp.issparse(X):
         return _sparse_moments(X, y, s, center)
-    W, mean, Zc = _centred_rows(X, y, s, center)
+    Y = y.reshape(len(y), -1)  # (n, k)
+    W, x_mean, y_mean = _means(X, Y, s, center)
+    Xc, Yc = X - x_mean, Y - y_mean  # new arrays, scaled in place below
     if s is not None:
-        Zc *= np.sqrt(s)[:, None]
-    return {"weight": W, "mean": mean, "C": Zc.T @ Zc}  # C (p, p)
+        root = np.sqrt(s)[:, None]
+        Xc *= root
+        Yc *= root
+    d, p = X.shape[1], X.shape[1] + Y.shape[1]
+    C = np.empty((p, p))  # by blocks: [XcᵀWXc, XcᵀWYc; ·, YcᵀWYc]
+    C[:d, :d] = Xc.T @ Xc  # a symmetric product AᵀA: BLAS syrk
+    C[:d, d:] = Xc.T @ Yc
+    C[d:, :d] = C[:d, d:].T
+    C[d:, d:] = Yc.T @ Yc
+    return {"weight": W, "mean": np.concatenate([x_mean, y_mean]), "C": C}
 
 
 def _merged_weight_and_mean(a, b):
@@ -133,19 +131,35 @@ def merge_moments(a, b):
 
 
 def _r_of(A, p):
-    """The R factor of A's QR (Householder, LAPACK geqrf), padded with zero rows to (p, p)."""
-    if A.shape[0] == 0:  # an empty block
+    """The R factor of A's QR (Householder, LAPACK geqrf, in place on A, which must be ours),
+    padded with zero rows to (p, p). geqrf is called directly: for a tall A it is the whole
+    cost, and scipy.linalg.qr would add a copy of A and a workspace query."""
+    m = A.shape[0]
+    if m == 0:  # an empty block
         return np.zeros((p, p))
-    (R,) = sla.qr(A, mode="r", overwrite_a=True, check_finite=False)
-    if R.shape[0] < p:  # fewer rows than columns: R is trapezoidal
-        R = np.vstack([R, np.zeros((p - R.shape[0], p))])
+    A = np.asfortranarray(A)
+    (geqrf,) = sla.get_lapack_funcs(("geqrf",), (A,))
+    qr, _, _, info = geqrf(A, lwork=64 * p, overwrite_a=True)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"the QR factorisation of a block failed (info={info}).")
+    R = np.triu(qr[: min(m, p)])
+    if m < p:  # fewer rows than columns: R is trapezoidal
+        R = np.vstack([R, np.zeros((p - m, p))])
     return R
 
 
 def r_factor_block(X, y, s, center):
     """(W, z̄, R) of one block: R upper triangular (p, p) with RᵀR = C, the R of √W·Zc
     (sparse X is densified: a QR has no sparse form here)."""
-    W, mean, Zc = _centred_rows(X, y, s, center)
+    Y = y.reshape(len(y), -1)  # (n, k)
+    if sp.issparse(X):
+        X = X.toarray()
+    W, x_mean, y_mean = _means(X, Y, s, center)
+    n, d = X.shape
+    Zc = np.empty((n, d + Y.shape[1]), order="F")  # [Xc Yc], laid out for LAPACK, (n, p)
+    np.subtract(X, x_mean, out=Zc[:, :d])
+    np.subtract(Y, y_mean, out=Zc[:, d:])
+    mean = np.concatenate([x_mean, y_mean])
     if s is not None:
         Zc *= np.sqrt(s)[:, None]
     return {"weight": W, "mean": mean, "R": _r_of(Zc, Zc.shape[1])}

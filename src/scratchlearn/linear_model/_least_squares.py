@@ -18,7 +18,10 @@ Objective
 
 Exact solvers. The normal equations G w = XcᵀW yc are solved by a Cholesky factorisation of
 G (:func:`scratchlearn.utils.spd_solve`), or by the singular value decomposition of √W Xc
-(LAPACK ``gelsd``), which returns the minimum-norm solution when Xc is rank deficient.
+(LAPACK ``gelsd``), which returns the minimum-norm solution when Xc is rank deficient. Both see
+the data only through a statistic of its rows (``_block_stats``): G and XcᵀWyc are blocks of
+the centred moments of [X y]; the SVD is taken of the d × d factor Rₓₓ of the QR of
+√W·[Xc yc], which has the singular values and right singular vectors of √W·Xc itself.
 Forming G squares the condition number (κ(G) = κ(Xc)²), so Cholesky loses about twice as many
 digits as a factorisation of Xc itself. ``solver="auto"`` therefore *chooses* Cholesky only
 when the condition number of the column-scaled Gram matrix (its correlation matrix, which is
@@ -226,6 +229,19 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
         ``solver="gd"`` stops when ‖∇J(θₜ)‖₂ <= gtol.
     copy_X : bool, default=True
         Kept for scikit-learn compatibility: X is never modified in place.
+
+    Dask
+    ----
+    X may be a Dask array or DataFrame (y and ``sample_weight`` NumPy or Dask; the exact
+    solvers only). Each row block computes its statistic where it lives: for "normal" its
+    weight Σsᵢ, mean z̄ and centred cross-products C = Σ sᵢ(zᵢ − z̄)(zᵢ − z̄)ᵀ of z = [x y];
+    for "lstsq" the same weight and mean with the R factor of √W·(Z − z̄) instead of C. Blocks
+    merge pairwise, in a tree, by Chan, Golub and LeVeque's update (C gains (W_aW_b/W)δδᵀ,
+    δ the difference of the means; R is re-factorised from [R_a; R_b; √(W_aW_b/W)δᵀ]), so only
+    (p² + p + 1)·8 bytes travel per block, p = d + k, whatever the rows. One pass over the
+    data; "auto" makes a second (for R) when the Gram matrix is ill conditioned, and so does
+    a Cholesky breakdown. The fitted model holds NumPy arrays; ``predict`` on a Dask array
+    returns a Dask array, computed block by block. ``solver="gd"`` refuses Dask input.
 
     Attributes
     ----------

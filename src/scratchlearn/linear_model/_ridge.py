@@ -19,7 +19,8 @@ The seed's form (1/2n)‖y − Xw − b‖² + λ‖w‖² is the same problem s
 
 * primal:  (XcᵀXc + αI) w = Xcᵀyc                   (d × d, Cholesky; best when d <= n)
 * dual:    (XcXcᵀ + αI) c = yc,  w = Xcᵀc           (n × n, Cholesky; best when d > n)
-* SVD:     w = V diag(σ / (σ² + α)) Uᵀyc            (robust, also for α = 0)
+* SVD:     w = V diag(σ / (σ² + α)) Uᵀyc            (robust, also for α = 0; taken of the
+           d × d factor Rₓₓ of √W·[Xc yc] = QR, which shares σ and V, ``_block_stats``)
 * CG:      conjugate gradients on the primal system with matrix-vector products only, so a
            sparse X is never densified; the centring is applied implicitly,
            Xc v = X v − 1 (x̄ᵀv).
@@ -171,6 +172,16 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
         "sparse_cg" stops when ‖r‖₂ <= tol·‖XcᵀWyc‖₂, r the residual of the normal equations.
     copy_X : bool, default=True
         Kept for scikit-learn compatibility: X is never modified in place.
+
+    Dask
+    ----
+    X may be a Dask array or DataFrame (y and ``sample_weight`` NumPy or Dask). "cholesky"
+    and "svd" use the statistics of :class:`LinearRegression` ("normal" and "lstsq": per
+    block, the weight, mean and centred cross-products of [x y], or its R factor, merged by
+    Chan's update, (p² + p + 1)·8 bytes per block for p = d + k) and add α after the merge,
+    in one pass over the data (a Cholesky breakdown adds one for R). "auto" means "cholesky"
+    on Dask. "dual" (an n × n kernel matrix) and "sparse_cg" (a pass per iteration) refuse
+    Dask input, as do blocks of sparse matrices. ``predict`` on a Dask array is lazy.
 
     Attributes
     ----------
