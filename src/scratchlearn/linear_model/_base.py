@@ -137,14 +137,8 @@ class LinearModel:
     _accept_sparse_predict = ("csr", "csc", "coo")
 
     def _decision_function(self, X):
-        """Xwᵀ + b for dense or sparse X, as float64: (n,) or (n, k) like ``coef_``. A Dask X
-        gives a Dask array, computed block by block when asked (nothing is computed here)."""
+        """Xwᵀ + b for dense or sparse X, as float64: (n,) or (n, k) like ``coef_``."""
         check_is_fitted(self, "coef_")
-        if is_dask_collection(X):
-            X, _, _ = check_dask_data(self, X, reset=False)
-            coef, b = self.coef_, self.intercept_
-            n_out = None if coef.ndim == 1 else coef.shape[0]
-            return map_rows(partial(linear_block, coef=coef, intercept=b), X, n_out=n_out)
         X = self._validate_data(
             X, reset=False, accept_sparse=self._accept_sparse_predict, dtype=np.float64
         )
@@ -160,7 +154,15 @@ class LinearModel:
         Returns
         -------
         ndarray of shape (n_samples,) or (n_samples, n_targets)
+            A Dask array for a Dask X, computed block by block when asked (nothing is
+            computed here).
         """
+        if is_dask_collection(X):
+            check_is_fitted(self, "coef_")
+            X, _, _ = check_dask_data(self, X, reset=False)
+            coef, b = self.coef_, self.intercept_
+            n_out = None if coef.ndim == 1 else coef.shape[0]
+            return map_rows(partial(linear_block, coef=coef, intercept=b), X, n_out=n_out)
         return self._decision_function(X)
 
 
