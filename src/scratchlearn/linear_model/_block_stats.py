@@ -4,8 +4,8 @@ Symbols (as in ``_base``)
 -------------------------
 n, d, k    rows, features, targets;  p = d + k
 z          a row [xᵀ yᵀ] of Z = [X Y], (n, p)
-s          sample weights (None: all ones);  W = Σ sᵢ
-z̄          the weighted mean Σ sᵢzᵢ / W = [x̄ ȳ];  Zc = Z − 1z̄ᵀ (with an intercept; else z̄ = 0)
+s          sample weights (None: all ones);  W = diag(s);  N = Σ sᵢ their total
+z̄          the weighted mean Σ sᵢzᵢ / N = [x̄ ȳ];  Zc = Z − 1z̄ᵀ (with an intercept; else z̄ = 0)
 C          centred cross-products Σ sᵢ (zᵢ − z̄)(zᵢ − z̄)ᵀ = ZcᵀWZc, (p, p)
 R          an upper-triangular (p, p) factor with RᵀR = C: the R of a QR of √W·Zc
 
@@ -21,17 +21,17 @@ so Rₓₓ (d × d) has the singular values and right singular vectors of √W·
 (or ridge) solution from the SVD of Rₓₓ equals the one from the SVD of √W·Xc, without the n
 rows. b = ȳ − x̄ᵀw in both cases.
 
-Each statistic is a triple (W, z̄, C) or (W, z̄, R) of one block, and two blocks merge exactly
-(Chan, Golub and LeVeque, 1979): with δ = z̄_b − z̄_a and W = W_a + W_b,
+Each statistic is a triple (N, z̄, C) or (N, z̄, R) of one block, and two blocks merge exactly
+(Chan, Golub and LeVeque, 1979): with δ = z̄_b − z̄_a and N = N_a + N_b,
 
 .. math::
 
-    \\bar z = \\bar z_a + \\frac{W_b}{W}\\delta, \\qquad
-    C = C_a + C_b + \\frac{W_a W_b}{W}\\delta\\delta^T,
+    \\bar z = \\bar z_a + \\frac{N_b}{N}\\delta, \\qquad
+    C = C_a + C_b + \\frac{N_a N_b}{N}\\delta\\delta^T,
 
 because each block is centred at its own mean and the term in δ moves both to the common
-one; it avoids the cancellation of Σsz zᵀ − W z̄z̄ᵀ when the means are large beside the
-spread. For R the same identity reads RᵀR = [R_a; R_b; √(W_aW_b/W) δᵀ]ᵀ[…], so the merged R
+one; it avoids the cancellation of Σsz zᵀ − N z̄z̄ᵀ when the means are large beside the
+spread. For R the same identity reads RᵀR = [R_a; R_b; √(N_aN_b/N) δᵀ]ᵀ[…], so the merged R
 is the R factor of that (2p + 1) × p stack (TSQR). Without an intercept z̄ is held at 0, δ = 0,
 and both merges reduce to C_a + C_b and the R of [R_a; R_b].
 
@@ -63,40 +63,40 @@ __all__ = [
 
 
 def _means(X, Y, s, center):
-    """W = Σ sᵢ and the weighted means x̄ = Σ sᵢxᵢ / W, ȳ = Σ sᵢyᵢ / W (0 without ``center``)."""
+    """N = Σ sᵢ and the weighted means x̄ = Σ sᵢxᵢ / N, ȳ = Σ sᵢyᵢ / N (0 without ``center``)."""
     s1 = np.ones(X.shape[0]) if s is None else s
-    W = float(s1.sum())
-    if not (center and W > 0):
-        return W, np.zeros(X.shape[1]), np.zeros(Y.shape[1])
-    return W, np.asarray(safe_sparse_dot(s1, X)).ravel() / W, (s1 @ Y) / W
+    N = float(s1.sum())
+    if not (center and N > 0):
+        return N, np.zeros(X.shape[1]), np.zeros(Y.shape[1])
+    return N, np.asarray(safe_sparse_dot(s1, X)).ravel() / N, (s1 @ Y) / N
 
 
 def _sparse_moments(X, y, s, center):
-    """(W, z̄, C) for sparse X without densifying it: C_xx = XᵀWX − W x̄x̄ᵀ (implicit centring),
+    """(N, z̄, C) for sparse X without densifying it: C_xx = XᵀWX − N x̄x̄ᵀ (implicit centring),
     C_xy = XᵀW Yc (Σ sᵢ ycᵢ = 0, so x̄ drops out), C_yy = YcᵀW Yc."""
     Y = y.reshape(len(y), -1)
     n, d = X.shape
     s1 = np.ones(n) if s is None else s
-    W, x_mean, y_mean = _means(X, Y, s, center)
+    N, x_mean, y_mean = _means(X, Y, s, center)
     Yc = Y - y_mean
     XW = X.T.multiply(s1[None, :]).tocsr() if s is not None else X.T.tocsr()  # (d, n)
     C = np.empty((d + Y.shape[1],) * 2)
-    C[:d, :d] = np.asarray((XW @ X).todense()) - W * np.outer(x_mean, x_mean)
+    C[:d, :d] = np.asarray((XW @ X).todense()) - N * np.outer(x_mean, x_mean)
     C[:d, d:] = np.asarray(XW @ Yc)
     C[d:, :d] = C[:d, d:].T
     C[d:, d:] = Yc.T @ (s1[:, None] * Yc)
-    return {"weight": W, "mean": np.concatenate([x_mean, y_mean]), "C": C}
+    return {"weight": N, "mean": np.concatenate([x_mean, y_mean]), "C": C}
 
 
 def moments_block(X, y, s, center):
-    """(W, z̄, C) of one block: W = Σ sᵢ, z̄ = Σ sᵢzᵢ / W (0 when ``center`` is False) and
+    """(N, z̄, C) of one block: N = Σ sᵢ, z̄ = Σ sᵢzᵢ / N (0 when ``center`` is False) and
     C = Σ sᵢ (zᵢ − z̄)(zᵢ − z̄)ᵀ = (√W Zc)ᵀ(√W Zc) for z = [x y] (``s`` None: unit weights).
     Scaling the rows by √sᵢ makes C a symmetric product AᵀA (BLAS syrk), half the work of
     the general ZcᵀWZc."""
     if sp.issparse(X):
         return _sparse_moments(X, y, s, center)
     Y = y.reshape(len(y), -1)  # (n, k)
-    W, x_mean, y_mean = _means(X, Y, s, center)
+    N, x_mean, y_mean = _means(X, Y, s, center)
     Xc, Yc = X - x_mean, Y - y_mean  # new arrays, scaled in place below
     if s is not None:
         root = np.sqrt(s)[:, None]
@@ -108,26 +108,26 @@ def moments_block(X, y, s, center):
     C[:d, d:] = Xc.T @ Yc
     C[d:, :d] = C[:d, d:].T
     C[d:, d:] = Yc.T @ Yc
-    return {"weight": W, "mean": np.concatenate([x_mean, y_mean]), "C": C}
+    return {"weight": N, "mean": np.concatenate([x_mean, y_mean]), "C": C}
 
 
 def _merged_weight_and_mean(a, b):
-    """W = W_a + W_b, δ = z̄_b − z̄_a, z̄ = z̄_a + (W_b/W)δ, and the factor W_aW_b/W of δδᵀ."""
-    Wa, Wb = a["weight"], b["weight"]
-    W = Wa + Wb
-    if Wa == 0 or Wb == 0:  # a block of zero weight has no mean to move
-        return W, (b if Wa == 0 else a)["mean"], None, 0.0
+    """N = N_a + N_b, δ = z̄_b − z̄_a, z̄ = z̄_a + (N_b/N)δ, and the factor N_aN_b/N of δδᵀ."""
+    Na, Nb = a["weight"], b["weight"]
+    N = Na + Nb
+    if Na == 0 or Nb == 0:  # a block of zero weight has no mean to move
+        return N, (b if Na == 0 else a)["mean"], None, 0.0
     delta = b["mean"] - a["mean"]  # (p,)
-    return W, a["mean"] + delta * (Wb / W), delta, Wa * Wb / W
+    return N, a["mean"] + delta * (Nb / N), delta, Na * Nb / N
 
 
 def merge_moments(a, b):
-    """(W, z̄, C) of two blocks together: C = C_a + C_b + (W_aW_b/W) δδᵀ (Chan et al.)."""
-    W, mean, delta, f = _merged_weight_and_mean(a, b)
+    """(N, z̄, C) of two blocks together: C = C_a + C_b + (N_aN_b/N) δδᵀ (Chan et al.)."""
+    N, mean, delta, f = _merged_weight_and_mean(a, b)
     C = a["C"] + b["C"]
     if delta is not None:
         C += f * np.outer(delta, delta)
-    return {"weight": W, "mean": mean, "C": C}
+    return {"weight": N, "mean": mean, "C": C}
 
 
 def _r_of(A, p):
@@ -149,12 +149,12 @@ def _r_of(A, p):
 
 
 def r_factor_block(X, y, s, center):
-    """(W, z̄, R) of one block: R upper triangular (p, p) with RᵀR = C, the R of √W·Zc
+    """(N, z̄, R) of one block: R upper triangular (p, p) with RᵀR = C, the R of √W·Zc
     (sparse X is densified: a QR has no sparse form here)."""
     Y = y.reshape(len(y), -1)  # (n, k)
     if sp.issparse(X):
         X = X.toarray()
-    W, x_mean, y_mean = _means(X, Y, s, center)
+    N, x_mean, y_mean = _means(X, Y, s, center)
     n, d = X.shape
     Zc = np.empty((n, d + Y.shape[1]), order="F")  # [Xc Yc], laid out for LAPACK, (n, p)
     np.subtract(X, x_mean, out=Zc[:, :d])
@@ -162,25 +162,25 @@ def r_factor_block(X, y, s, center):
     mean = np.concatenate([x_mean, y_mean])
     if s is not None:
         Zc *= np.sqrt(s)[:, None]
-    return {"weight": W, "mean": mean, "R": _r_of(Zc, Zc.shape[1])}
+    return {"weight": N, "mean": mean, "R": _r_of(Zc, Zc.shape[1])}
 
 
 def merge_r_factors(a, b):
-    """(W, z̄, R) of two blocks together: R of the stack [R_a; R_b; √(W_aW_b/W) δᵀ]."""
-    W, mean, delta, f = _merged_weight_and_mean(a, b)
+    """(N, z̄, R) of two blocks together: R of the stack [R_a; R_b; √(N_aN_b/N) δᵀ]."""
+    N, mean, delta, f = _merged_weight_and_mean(a, b)
     rows = [a["R"], b["R"]]
     if delta is not None:
         rows.append(np.sqrt(f) * delta[None, :])
-    return {"weight": W, "mean": mean, "R": _r_of(np.vstack(rows), a["R"].shape[1])}
+    return {"weight": N, "mean": mean, "R": _r_of(np.vstack(rows), a["R"].shape[1])}
 
 
 def moments(X, y, s, *, fit_intercept):
-    """(W, z̄, C) of all rows: one call in memory, per block and merged on Dask."""
+    """(N, z̄, C) of all rows: one call in memory, per block and merged on Dask."""
     return block_reduce(moments_block, X, y, s, combine=merge_moments, static=(fit_intercept,))
 
 
 def r_factor(X, y, s, *, fit_intercept):
-    """(W, z̄, R) of all rows: one call in memory, per block and merged (TSQR) on Dask."""
+    """(N, z̄, R) of all rows: one call in memory, per block and merged (TSQR) on Dask."""
     return block_reduce(r_factor_block, X, y, s, combine=merge_r_factors, static=(fit_intercept,))
 
 

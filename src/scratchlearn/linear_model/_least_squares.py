@@ -234,10 +234,10 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
     ----
     X may be a Dask array or DataFrame (y and ``sample_weight`` NumPy or Dask; the exact
     solvers only). Each row block computes its statistic where it lives: for "normal" its
-    weight Σsᵢ, mean z̄ and centred cross-products C = Σ sᵢ(zᵢ − z̄)(zᵢ − z̄)ᵀ of z = [x y];
+    weight N = Σsᵢ, mean z̄ and centred cross-products C = Σ sᵢ(zᵢ − z̄)(zᵢ − z̄)ᵀ of z = [x y];
     for "lstsq" the same weight and mean with the R factor of √W·(Z − z̄) instead of C. Blocks
-    merge pairwise, in a tree, by Chan, Golub and LeVeque's update (C gains (W_aW_b/W)δδᵀ,
-    δ the difference of the means; R is re-factorised from [R_a; R_b; √(W_aW_b/W)δᵀ]), so only
+    merge pairwise, in a tree, by Chan, Golub and LeVeque's update (C gains (N_aN_b/N)δδᵀ,
+    δ the difference of the means; R is re-factorised from [R_a; R_b; √(N_aN_b/N)δᵀ]), so only
     (p² + p + 1)·8 bytes travel per block, p = d + k, whatever the rows. One pass over the
     data; "auto" makes a second (for R) when the Gram matrix is ill conditioned, and so does
     a Cholesky breakdown. The fitted model holds NumPy arrays; ``predict`` on a Dask array
