@@ -19,12 +19,13 @@ re-factorised). :func:`block_reduce` evaluates such a statistic:
   statistics are combined by a tree reduction of fan-in ``split_every``. Only the statistics
   travel between workers: their size does not grow with the number of rows.
 
-``static`` arguments (current coefficients, centres, …) small enough (≤ 1 MB in all) are
-copied into each block's task, so that a block's task depends on its block alone and runs on
-the worker that holds it. As one shared graph node instead, they made every task depend on
-two workers' data, and the scheduler then balanced its queues by moving the blocks: k-means
-and Newton iterations on 10⁵ rows moved 20–40 % of the data per pass between 2 workers
-(``benchmarks/dask_harness.py``). Larger static arguments stay one shared node.
+``static`` arguments (current coefficients, centres, a family object, …) of at most 1 MB are
+copied into each block's task, so that the task depends on its block alone and runs on the
+worker that holds it; larger ones (a fitted forest) are one graph node, sent once to each
+worker that needs them. A node costs bytes less but makes every task depend on two workers'
+data, and the scheduler then balances its queues by moving blocks: k-means and Newton
+iterations on 10⁵ rows moved 20–40 % of the data per pass between 2 workers so
+(``benchmarks/dask_harness.py``, column "of which data blocks").
 """
 
 from __future__ import annotations
@@ -73,6 +74,32 @@ def _tree(combine, parts, split_every):
     return parts[0]
 
 
+def _one_node(v):
+    """A static argument as one graph node (numbers and strings stay inline)."""
+    import dask
+
+    if v is None or isinstance(v, (numbers.Number, str, np.generic)):
+        return v
+    return dask.delayed(v, pure=True, traverse=False)
+
+
+def _static_arg(v):
+    """A static argument inline in each task when it pickles to at most
+    ``_EMBED_STATIC_BYTES`` (see the module docstring), else as one graph node."""
+    if v is None or isinstance(v, (numbers.Number, str, np.generic)):
+        return v
+    if isinstance(v, np.ndarray):
+        size = v.nbytes
+    else:
+        import cloudpickle
+
+        try:
+            size = len(cloudpickle.dumps(v))
+        except Exception:  # noqa: BLE001 - unpicklable here: let dask report it on submit
+            size = np.inf
+    return _one_node(v) if size > _EMBED_STATIC_BYTES else v
+
+
 def block_reduce(stat, X, *others, combine=add_stats, static=(), split_every=8, compute=True):
     """S = ⊕_b stat(X_b, *others_b, *static) over the row blocks b of X.
 
@@ -106,10 +133,7 @@ def block_reduce(stat, X, *others, combine=add_stats, static=(), split_every=8, 
     other_blocks = [
         [None] * len(X_blocks) if a is None else list(a.to_delayed().ravel()) for a in arrays[1:]
     ]
-    embed = sum(getattr(v, "nbytes", 0) for v in static) <= _EMBED_STATIC_BYTES
-    shared = [
-        dask.delayed(v, pure=True) if isinstance(v, np.ndarray) and not embed else v for v in static
-    ]
+    shared = [_static_arg(v) for v in static]
     node = dask.delayed(stat, pure=True)
     parts = [node(xb, *(ob[i] for ob in other_blocks), *shared) for i, xb in enumerate(X_blocks)]
     total = _tree(combine, parts, max(2, int(split_every)))
