@@ -1,0 +1,213 @@
+"""LogisticRegression on a real LocalCluster: the block statistic sums to the in-memory one,
+and the Dask fit lands where the in-memory fit does (coefficients, probabilities, n_iter_) for
+each option that changes the statistic (binary / multinomial, newton / lbfgs, fit_intercept,
+sample weights, class_weight, penalty None) and each chunking of ``chunkings(n)``."""
+
+import dask.array as da
+import dask.dataframe as dd
+import numpy as np
+import pytest
+from _dask_cases import chunkings
+
+import dask
+from scratchlearn.datasets import load_breast_cancer, load_iris, load_wine
+from scratchlearn.linear_model import LogisticRegression
+from scratchlearn.linear_model._logistic import logistic_hessian, logistic_loss_grad
+from scratchlearn.linear_model._logistic_blocks import newton_block, one_hot
+from scratchlearn.utils._blocks import block_reduce
+
+EPS = np.finfo(float).eps
+
+
+def _scaled(loader):
+    X, y = loader(return_X_y=True)
+    return (X - X.mean(axis=0)) / X.std(axis=0), y
+
+
+CANCER = _scaled(load_breast_cancer)  # 569 × 30, binary
+IRIS = _scaled(load_iris)  # 150 × 4, 3 classes
+WINE = _scaled(load_wine)  # 178 × 13, 3 classes
+
+
+def _iris_slice():
+    """24 rows, 8 of each class: small enough for one row per block."""
+    X, y = IRIS
+    rows = np.r_[0:8, 50:58, 100:108]
+    return X[rows], y[rows]
+
+
+def _chunked(X, chunks):
+    return da.from_array(X, chunks=(chunks, X.shape[1]))
+
+
+def _theta(est):
+    return np.hstack([est.coef_, est.intercept_[:, None]]) if est.fit_intercept else est.coef_
+
+
+def _augmented(est, X, y, sample_weight):
+    """(∇F_aug(θ) as a function, ∇²F_aug at est's θ): F as est minimises it, plus
+    ½‖Σₖ Θₖ‖² over the coordinates the multinomial model leaves free (what Newton adds).
+    F_aug is strongly convex with μ = λ_min(∇²F_aug), and both fits sit on Σₖ Θₖ = 0 where the
+    added term is 0: the bound below holds for F itself."""
+    y_idx = np.searchsorted(est.classes_, y)
+    K = len(est.classes_)
+    Kp = 1 if K == 2 else K
+    s = est._sample_weights(y_idx, sample_weight, X)
+    lam = 0.0 if est.penalty is None else 1.0 / (est.C * s.sum())
+    fi, d = est.fit_intercept, X.shape[1]
+    d1 = d + int(fi)
+    sel = np.arange(0 if est.penalty is None else d, d1) if Kp > 1 else np.arange(0)
+    Y, s_bar = one_hot(y_idx, Kp), s / s.sum()
+
+    def grad(Theta):
+        g = logistic_loss_grad(Theta.ravel(), X, Y, s_bar, lam, fi)[1].reshape(Kp, d1)
+        g[:, sel] += Theta[:, sel].sum(axis=0)
+        return g
+
+    H = logistic_hessian(_theta(est).ravel(), X, s_bar, lam, fi, Kp)
+    idx = np.arange(Kp)[:, None] * d1 + sel[None, :]
+    for a in range(Kp):
+        for b in range(Kp):
+            H[idx[a], idx[b]] += 1.0
+    return grad, H
+
+
+def assert_same_fit(ref, est, X, y, sample_weight=None):
+    """Both fits near the one minimiser θ*, so near each other:
+    ‖θ − θ*‖₂ <= ‖∇F(θ)‖₂ / μ for a μ-strongly convex F, hence
+    ‖θ_mem − θ_dask‖₂ <= (‖∇F(θ_mem)‖₂ + ‖∇F(θ_dask)‖₂) / μ, with the gradients computed here in
+    memory (independently of the Dask reduction) and μ = λ_min(∇²F) at θ_mem, halved because
+    ∇²F varies by O(‖θ − θ*‖) between the points. Probabilities: the softmax's Jacobian has
+    2-norm <= ½ and Δzᵢ = ΔΘ x̃ᵢ, so |ΔP| <= ½ max‖x̃ᵢ‖₂ ‖Δθ‖₂. Newton from the same start
+    takes the same steps up to rounding: the same n_iter_ and stop_reason_."""
+    grad, H = _augmented(ref, X, y, sample_weight)
+    mu = np.linalg.eigvalsh(H)[0] / 2
+    Ta, Tb = _theta(ref), _theta(est)
+    bound = (np.linalg.norm(grad(Ta)) + np.linalg.norm(grad(Tb))) / mu
+    diff = np.linalg.norm(Ta - Tb)
+    assert diff <= bound, (diff, bound)
+    x_norm = np.sqrt(np.max(np.sum(X * X, axis=1)) + ref.fit_intercept)
+    dP = np.max(np.abs(ref.predict_proba(X) - est.predict_proba(X)))
+    assert dP <= 0.5 * x_norm * bound, (dP, bound)
+    assert list(est.classes_) == list(ref.classes_)
+    if ref.solver_ == "newton":
+        assert est.n_iter_[0] == ref.n_iter_[0] and est.stop_reason_ == ref.stop_reason_
+    return diff / np.linalg.norm(Ta), bound / np.linalg.norm(Ta)  # (measured, bound) relative
+
+
+@pytest.mark.parametrize(
+    "data, chunks",
+    [(CANCER, c) for c in chunkings(569)[:2]] + [(_iris_slice(), c) for c in chunkings(24)],
+    ids=["cancer-1block", "cancer-uneven", "iris24-1block", "iris24-uneven", "iris24-1row"],
+)
+def test_block_statistic_sums_to_the_in_memory_one(client, data, chunks):
+    """F, ∇F, ∇²F and the unseparated-row count at a θ where none of them is trivial.
+
+    Bound, for a sum of n terms in another order: 2nε·Σ|terms|. Besides, a row's score z is a
+    dot product of d̃ terms that BLAS may order differently in a block of another shape (gemv for
+    one row): |Δz| <= δz = d̃ε max_i Σⱼ|x̃ᵢⱼθⱼ|, which moves ℓ by <= δz and each gradient or
+    Hessian weight by <= δz (derivatives of σ, softmax and p(1 − p) are <= 1). With
+    |pᵢ − yᵢ| <= 1 and |pₖ(δₖₗ − pₗ)| <= 1: |ΔF| <= (2nε + δz)·Σs̄ℓ + δz,
+    |Δ∇F| <= (2nε + δz)·|X̃|ᵀs̄, |Δ∇²F| <= (2nε + δz)·|X̃|ᵀdiag(s̄)|X̃| (per block of K′ × K′).
+    """
+    X, y = data
+    n = len(y)
+    classes, y_idx = np.unique(y, return_inverse=True)
+    Kp = 1 if len(classes) == 2 else len(classes)
+    Y = one_hot(y_idx, Kp)
+    s = np.linspace(0.5, 2.0, n)
+    s_bar = s / s.sum()
+    # θ fitted to labels shifted by 5 rows: non-zero, and some rows on the wrong side
+    theta = _theta(LogisticRegression(solver="newton").fit(X, np.roll(y, 5))).ravel()
+    want = newton_block(X, Y, s_bar, theta, True, True)
+    Yd = da.from_array(Y, chunks=(chunks, Kp))
+    got = block_reduce(newton_block, _chunked(X, chunks), Yd, s_bar, static=(theta, True, True))
+    Xt = np.abs(np.hstack([X, np.ones((n, 1))]))
+    dz = Xt.shape[1] * EPS * np.max(Xt @ np.abs(theta.reshape(Kp, -1)).T)
+    c = 2 * n * EPS + dz
+    assert abs(got[0] - want[0]) <= c * want[0] + dz
+    g_bound = np.tile(c * (Xt.T @ s_bar), Kp)
+    assert np.all(np.abs(got[1] - want[1]) <= g_bound)
+    assert got[2] == want[2] > 0  # a count: exactly
+    H_bound = np.tile(c * (Xt.T @ (Xt * s_bar[:, None])), (Kp, Kp))
+    assert np.all(np.abs(got[3] - want[3]) <= H_bound)
+
+
+def test_newton_binary_weights_and_balanced_classes(client):
+    """Breast cancer, uneven blocks: sample weights (a Dask array) and class_weight="balanced",
+    whose weighted class sizes come from the first pass."""
+    X, y = CANCER
+    w = np.linspace(0.2, 3.0, len(y))
+    kw = {"solver": "newton", "class_weight": "balanced", "C": 0.5}
+    ref = LogisticRegression(**kw).fit(X, y, sample_weight=w)
+    chunks = chunkings(len(y))[1]
+    wd = da.from_array(w, chunks=50)  # other chunks than X: realigned by the fit
+    est = LogisticRegression(**kw).fit(_chunked(X, chunks), y, sample_weight=wd)
+    assert est.solver_ == "newton"
+    assert_same_fit(ref, est, X, y, w)
+
+
+def test_lbfgs_binary_without_intercept(client):
+    """Iris versicolor vs virginica (not separable), one block, fit_intercept=False, NumPy
+    sample weights: the L-BFGS path (one pass per evaluation)."""
+    X, y = IRIS
+    X, y = X[y > 0], y[y > 0]
+    w = np.linspace(1.0, 2.0, len(y))
+    kw = {"solver": "lbfgs", "fit_intercept": False}
+    ref = LogisticRegression(**kw).fit(X, y, sample_weight=w)
+    est = LogisticRegression(**kw).fit(_chunked(X, (len(y),)), y, sample_weight=w)
+    assert est.stop_reason_ == ref.stop_reason_ == "grad_norm"
+    assert_same_fit(ref, est, X, y, w)
+
+
+def test_newton_multinomial_unpenalised_dataframe(client):
+    """Wine on 3 columns (no class separable: the unpenalised MLE exists), penalty=None, a
+    Dask DataFrame and a Dask Series in uneven partitions: feature names are recorded, the
+    separation count travels with each pass; predict and friends are lazy and equal."""
+    pd = pytest.importorskip("pandas")
+    X, y = WINE
+    X = X[:, :3]
+    frame = pd.DataFrame(X, columns=["alcohol", "malic_acid", "ash"])
+    ref = LogisticRegression(solver="newton", penalty=None).fit(frame, y)
+    Xd = dd.from_pandas(frame, npartitions=3)
+    yd = dd.from_pandas(pd.Series(y), npartitions=2)
+    est = LogisticRegression(penalty=None).fit(Xd, yd)  # auto: newton on Dask (K′d̃ = 12)
+    assert est.solver_ == "newton" and list(est.feature_names_in_) == list(frame.columns)
+    assert_same_fit(ref, est, X, y)
+
+    methods = ["decision_function", "predict", "predict_proba", "predict_log_proba"]
+    lazy = [getattr(est, m)(Xd) for m in methods]
+    assert all(isinstance(a, da.Array) for a in lazy)
+    # the same coefficients and the same code on each block; only a row's score
+    # z = Θx̃ may be summed in another order by BLAS for another block shape:
+    # |Δz| <= d̃ε max Σⱼ|x̃ⱼθⱼ|, and log-softmax and softmax move by <= 2|Δz|∞
+    Xt = np.abs(np.hstack([X, np.ones((len(y), 1))]))
+    dz = 4 * EPS * np.max(Xt @ np.abs(_theta(est)).T)
+    for m, got in zip(methods, dask.compute(*lazy)):
+        want = getattr(est, m)(frame)
+        assert got.shape == want.shape, m
+        if m == "predict":
+            assert np.array_equal(got, want)
+        else:
+            np.testing.assert_allclose(got, want, rtol=0, atol=2 * dz, err_msg=m)
+
+
+def test_newton_multinomial_class_weight_dict(client):
+    """Iris, uneven blocks (the last of one row), class_weight as a dict, y a Dask array.
+    One row per block is covered by the statistic test above: a fit on 24 one-row blocks costs
+    ~100 tasks per pass, several seconds here."""
+    X, y = IRIS
+    kw = {"solver": "newton", "class_weight": {0: 2.0, 2: 0.5}}
+    ref = LogisticRegression(**kw).fit(X, y)
+    est = LogisticRegression(**kw).fit(_chunked(X, chunkings(150)[1]), da.from_array(y, 40))
+    assert_same_fit(ref, est, X, y)
+
+
+def test_nan_in_one_block_and_gd_are_refused(client):
+    X, y = _iris_slice()
+    X = X.copy()
+    X[17, 2] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        LogisticRegression().fit(_chunked(X, (8, 8, 8)), y)
+    with pytest.raises(ValueError, match=r"solver='gd'\) does not fit on Dask"):
+        LogisticRegression(solver="gd").fit(_chunked(X, (24,)), y)
