@@ -29,13 +29,6 @@ IRIS = _scaled(load_iris)  # 150 × 4, 3 classes
 WINE = _scaled(load_wine)  # 178 × 13, 3 classes
 
 
-def _iris_slice():
-    """24 rows, 8 of each class: small enough for one row per block."""
-    X, y = IRIS
-    rows = np.r_[0:8, 50:58, 100:108]
-    return X[rows], y[rows]
-
-
 def _chunked(X, chunks):
     return da.from_array(X, chunks=(chunks, X.shape[1]))
 
@@ -95,13 +88,19 @@ def assert_same_fit(ref, est, X, y, sample_weight=None):
     return diff / np.linalg.norm(Ta), bound / np.linalg.norm(Ta)  # (measured, bound) relative
 
 
-@pytest.mark.parametrize(
-    "data, chunks",
-    [(CANCER, c) for c in chunkings(569)[:2]] + [(_iris_slice(), c) for c in chunkings(24)],
-    ids=["cancer-1block", "cancer-uneven", "iris24-1block", "iris24-uneven", "iris24-1row"],
-)
-def test_block_statistic_sums_to_the_in_memory_one(client, data, chunks):
-    """F, ∇F, ∇²F and the unseparated-row count at a θ where none of them is trivial.
+def _slices():
+    """24 rows each: breast cancer (binary, both classes) and iris (8 rows of each class)."""
+    X, y = CANCER
+    cancer = X[:24], y[:24]
+    X, y = IRIS
+    rows = np.r_[0:8, 50:58, 100:108]
+    return [cancer, (X[rows], y[rows])]
+
+
+@pytest.mark.parametrize("chunks", chunkings(24), ids=["1block", "uneven", "1row"])
+def test_block_statistic_sums_to_the_in_memory_one(client, chunks):
+    """F, ∇F, ∇²F and the unseparated-row count, binary and multinomial, at a θ where none of
+    them is trivial.
 
     Bound, for a sum of n terms in another order: 2nε·Σ|terms|. Besides, a row's score z is a
     dot product of d̃ terms that BLAS may order differently in a block of another shape (gemv for
@@ -110,7 +109,11 @@ def test_block_statistic_sums_to_the_in_memory_one(client, data, chunks):
     |pᵢ − yᵢ| <= 1 and |pₖ(δₖₗ − pₗ)| <= 1: |ΔF| <= (2nε + δz)·Σs̄ℓ + δz,
     |Δ∇F| <= (2nε + δz)·|X̃|ᵀs̄, |Δ∇²F| <= (2nε + δz)·|X̃|ᵀdiag(s̄)|X̃| (per block of K′ × K′).
     """
-    X, y = data
+    for X, y in _slices():
+        _check_statistic(X, y, chunks)
+
+
+def _check_statistic(X, y, chunks):
     n = len(y)
     classes, y_idx = np.unique(y, return_inverse=True)
     Kp = 1 if len(classes) == 2 else len(classes)
@@ -161,17 +164,19 @@ def test_lbfgs_binary_without_intercept(client):
 
 
 def test_newton_multinomial_unpenalised_dataframe(client):
-    """Wine on 3 columns (no class separable: the unpenalised MLE exists), penalty=None, a
-    Dask DataFrame and a Dask Series in uneven partitions: feature names are recorded, the
-    separation count travels with each pass; predict and friends are lazy and equal."""
+    """Wine on 3 columns (no class separable: the unpenalised MLE exists), penalty=None,
+    class_weight as a dict, a Dask DataFrame and a Dask Series in other partitions: feature
+    names are recorded, the separation count travels with each pass; predict and friends are
+    lazy and equal."""
     pd = pytest.importorskip("pandas")
     X, y = WINE
     X = X[:, :3]
     frame = pd.DataFrame(X, columns=["alcohol", "malic_acid", "ash"])
-    ref = LogisticRegression(solver="newton", penalty=None).fit(frame, y)
+    kw = {"penalty": None, "class_weight": {0: 2.0, 2: 0.5}}
+    ref = LogisticRegression(solver="newton", **kw).fit(frame, y)
     Xd = dd.from_pandas(frame, npartitions=3)
     yd = dd.from_pandas(pd.Series(y), npartitions=2)
-    est = LogisticRegression(penalty=None).fit(Xd, yd)  # auto: newton on Dask (K′d̃ = 12)
+    est = LogisticRegression(**kw).fit(Xd, yd)  # auto: newton on Dask (K′d̃ = 12)
     assert est.solver_ == "newton" and list(est.feature_names_in_) == list(frame.columns)
     assert_same_fit(ref, est, X, y)
 
@@ -192,19 +197,8 @@ def test_newton_multinomial_unpenalised_dataframe(client):
             np.testing.assert_allclose(got, want, rtol=0, atol=2 * dz, err_msg=m)
 
 
-def test_newton_multinomial_class_weight_dict(client):
-    """Iris, uneven blocks (the last of one row), class_weight as a dict, y a Dask array.
-    One row per block is covered by the statistic test above: a fit on 24 one-row blocks costs
-    ~100 tasks per pass, several seconds here."""
-    X, y = IRIS
-    kw = {"solver": "newton", "class_weight": {0: 2.0, 2: 0.5}}
-    ref = LogisticRegression(**kw).fit(X, y)
-    est = LogisticRegression(**kw).fit(_chunked(X, chunkings(150)[1]), da.from_array(y, 40))
-    assert_same_fit(ref, est, X, y)
-
-
 def test_nan_in_one_block_and_gd_are_refused(client):
-    X, y = _iris_slice()
+    X, y = _slices()[1]
     X = X.copy()
     X[17, 2] = np.nan
     with pytest.raises(ValueError, match="NaN"):
