@@ -17,6 +17,10 @@ from scratchlearn.linear_model._logistic_blocks import newton_block, one_hot
 from scratchlearn.utils._blocks import block_reduce
 
 EPS = np.finfo(float).eps
+# The fits stop at ‖∇F‖∞ <= TOL. The bound of assert_same_fit is proportional to the final
+# gradients: at the default tol=1e-4 it is 1e-3 to 1e-1 of ‖θ‖, too wide to catch a wrong
+# statistic; at 1e-9 it is 1e-14 to 1e-8 of ‖θ‖ for two more Newton passes.
+TOL = 1e-9
 
 
 def _scaled(loader):
@@ -65,7 +69,7 @@ def _augmented(est, X, y, sample_weight):
     return grad, H
 
 
-def assert_same_fit(ref, est, X, y, sample_weight=None):
+def assert_same_fit(ref, est, X, y, sample_weight=None, X_named=None):
     """Both fits near the one minimiser θ*, so near each other:
     ‖θ − θ*‖₂ <= ‖∇F(θ)‖₂ / μ for a μ-strongly convex F, hence
     ‖θ_mem − θ_dask‖₂ <= (‖∇F(θ_mem)‖₂ + ‖∇F(θ_dask)‖₂) / μ, with the gradients computed here in
@@ -80,7 +84,8 @@ def assert_same_fit(ref, est, X, y, sample_weight=None):
     diff = np.linalg.norm(Ta - Tb)
     assert diff <= bound, (diff, bound)
     x_norm = np.sqrt(np.max(np.sum(X * X, axis=1)) + ref.fit_intercept)
-    dP = np.max(np.abs(ref.predict_proba(X) - est.predict_proba(X)))
+    X_named = X if X_named is None else X_named  # what the fits saw (feature names)
+    dP = np.max(np.abs(ref.predict_proba(X_named) - est.predict_proba(X_named)))
     assert dP <= 0.5 * x_norm * bound, (dP, bound)
     assert list(est.classes_) == list(ref.classes_)
     if ref.solver_ == "newton":
@@ -141,7 +146,7 @@ def test_newton_binary_weights_and_balanced_classes(client):
     whose weighted class sizes come from the first pass."""
     X, y = CANCER
     w = np.linspace(0.2, 3.0, len(y))
-    kw = {"solver": "newton", "class_weight": "balanced", "C": 0.5}
+    kw = {"solver": "newton", "class_weight": "balanced", "C": 0.5, "tol": TOL}
     ref = LogisticRegression(**kw).fit(X, y, sample_weight=w)
     chunks = chunkings(len(y))[1]
     wd = da.from_array(w, chunks=50)  # other chunks than X: realigned by the fit
@@ -156,7 +161,7 @@ def test_lbfgs_binary_without_intercept(client):
     X, y = IRIS
     X, y = X[y > 0], y[y > 0]
     w = np.linspace(1.0, 2.0, len(y))
-    kw = {"solver": "lbfgs", "fit_intercept": False}
+    kw = {"solver": "lbfgs", "fit_intercept": False, "tol": TOL}
     ref = LogisticRegression(**kw).fit(X, y, sample_weight=w)
     est = LogisticRegression(**kw).fit(_chunked(X, (len(y),)), y, sample_weight=w)
     assert est.stop_reason_ == ref.stop_reason_ == "grad_norm"
@@ -172,13 +177,13 @@ def test_newton_multinomial_unpenalised_dataframe(client):
     X, y = WINE
     X = X[:, :3]
     frame = pd.DataFrame(X, columns=["alcohol", "malic_acid", "ash"])
-    kw = {"penalty": None, "class_weight": {0: 2.0, 2: 0.5}}
+    kw = {"penalty": None, "class_weight": {0: 2.0, 2: 0.5}, "tol": TOL}
     ref = LogisticRegression(solver="newton", **kw).fit(frame, y)
     Xd = dd.from_pandas(frame, npartitions=3)
     yd = dd.from_pandas(pd.Series(y), npartitions=2)
     est = LogisticRegression(**kw).fit(Xd, yd)  # auto: newton on Dask (K′d̃ = 12)
     assert est.solver_ == "newton" and list(est.feature_names_in_) == list(frame.columns)
-    assert_same_fit(ref, est, X, y)
+    assert_same_fit(ref, est, X, y, X_named=frame)
 
     methods = ["decision_function", "predict", "predict_proba", "predict_log_proba"]
     lazy = [getattr(est, m)(Xd) for m in methods]

@@ -175,6 +175,25 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
     ``predict``, ``predict_proba``, ``predict_log_proba``) comes from
     :class:`~scratchlearn.linear_model._base.LinearClassifierMixin` with the logistic link.
 
+    Dask
+    ----
+    ``fit`` also takes a Dask array or DataFrame X (dense blocks; y and sample_weight NumPy or
+    Dask, realigned to X's row blocks). Each block computes where it lives the sums of
+    :mod:`~scratchlearn.linear_model._logistic_blocks` at the current θ: Σ s̄ᵢℓᵢ, the gradient
+    (K′d̃ numbers), for newton the Hessian ((K′d̃)² numbers) and, without penalty, the count of
+    rows on the wrong side; the blocks' sums are added in a tree and the penalty is added once,
+    on the client. A pass thus moves 8(1 + K′d̃ + (K′d̃)²) bytes per block (no Hessian for
+    lbfgs), whatever n. Passes: one first for the classes and their weighted counts (from which
+    Σs and "balanced" follow without another), one at θ₀, then one per evaluation of F:
+    newton gets F, ∇F and ∇²F of a trial point in the same pass, so an iteration costs one pass
+    plus one per halving of its step; lbfgs costs one per evaluation of its line search
+    (mostly one per iteration). penalty=None adds a pass at the end (the separation check).
+    The iterates, ``n_iter_``, ``history_`` and ``stop_reason_`` are the in-memory ones up to
+    the order of the sums. "auto" picks newton on Dask whenever K′d̃ <= 200 (passes, not
+    flops, are the cost there); "gd" is refused (a pass per step, hundreds of steps).
+    ``predict``, ``predict_proba``, ``predict_log_proba`` and ``decision_function`` of a Dask
+    X return lazy Dask arrays: the in-memory method, run on each block.
+
     Parameters
     ----------
     penalty : {"l2"} or None, default="l2"
