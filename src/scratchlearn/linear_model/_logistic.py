@@ -37,29 +37,26 @@ enforces by adding ½‖Σₖ Θₖ‖² (zero at that solution) to make its Hes
 from __future__ import annotations
 
 import numbers
-from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..base import BaseEstimator
-from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight, spd_solve
+from ..utils import Interval, StrOptions, check_sample_weight, spd_solve
 from ..utils._blocks import block_reduce
-from ..utils._dask import check_dask_data, is_dask_collection, map_rows
+from ..utils._dask import check_dask_data, is_dask_collection
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ._base import LinearClassifierMixin, lipschitz_constant, standardise
 from ._logistic_blocks import (
-    block_predictor,
+    DaskPredictMixin,
     class_counts_block,
+    dask_targets_and_weights,
     hessian_block,
     loss_grad_block,
     merge_class_counts,
     newton_block,
     one_hot,
-    predict_block,
-    targets_block,
     unseparated_block,
-    weights_block,
 )
 
 __all__ = ["LogisticRegression", "logistic_loss_grad", "logistic_hessian", "newton_solve"]
@@ -167,7 +164,7 @@ def newton_solve(fun, hess, theta, *, tol, max_iter, stop_early=None):
     return theta, stop, it, hist
 
 
-class LogisticRegression(LinearClassifierMixin, BaseEstimator):
+class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator):
     """Logistic regression (binary sigmoid, multinomial softmax for K > 2).
 
     Minimises C·Σᵢ sᵢ ℓᵢ + ½‖W‖² (intercept unpenalised), ℓ the cross-entropy; see the module
@@ -301,42 +298,6 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
         t.update(X_types=["2darray", "sparse"], dask=True)
         return t
 
-    # -- prediction: NumPy through the mixin; Dask lazily, the same code on each block -----
-    def _predict_dask(self, X, method, n_out, dtype=np.float64):
-        check_is_fitted(self, "coef_")
-        X, _, _ = check_dask_data(self, X, reset=False)
-        fn = partial(predict_block, estimator=block_predictor(self), method=method)
-        return map_rows(fn, X, n_out=n_out, dtype=dtype)
-
-    def decision_function(self, X):
-        """Scores Xwᵀ + b: (n,) for two classes, else (n, K); a lazy Dask array on Dask X."""
-        if is_dask_collection(X):
-            check_is_fitted(self, "coef_")
-            Kp = self.coef_.shape[0]
-            return self._predict_dask(X, "decision_function", None if Kp == 1 else Kp)
-        return super().decision_function(X)
-
-    def predict(self, X):
-        """The class of highest score; a lazy Dask array on Dask X."""
-        if is_dask_collection(X):
-            check_is_fitted(self, "coef_")
-            return self._predict_dask(X, "predict", None, self.classes_.dtype)
-        return super().predict(X)
-
-    def predict_proba(self, X):
-        """P(class | x), (n, K); a lazy Dask array on Dask X."""
-        if is_dask_collection(X):
-            check_is_fitted(self, "coef_")
-            return self._predict_dask(X, "predict_proba", len(self.classes_))
-        return super().predict_proba(X)
-
-    def predict_log_proba(self, X):
-        """log P(class | x), (n, K); a lazy Dask array on Dask X."""
-        if is_dask_collection(X):
-            check_is_fitted(self, "coef_")
-            return self._predict_dask(X, "predict_log_proba", len(self.classes_))
-        return super().predict_log_proba(X)
-
     # -- fitting ---------------------------------------------------------------------------
     def _class_weights(self, counts, total):
         """The weight of each class: 1, ``class_weight[label]``, or for "balanced"
@@ -389,8 +350,6 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
     def _fit_dask(self, X, y, sample_weight):
         """The Dask fit: one pass for the classes and their weighted counts, then Y and s̄
         derived per block, lazily, and the solver's passes (class docstring, "Dask")."""
-        import dask.array as da
-
         if self.solver == "gd":
             raise ValueError(
                 "LogisticRegression(solver='gd') does not fit on Dask input (it needs a pass "
@@ -413,18 +372,7 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
         Kp = 1 if K == 2 else K
         cw = self._class_weights(counts, counts.sum())
         total = float(cw @ counts)  # Σs = Σₖ class_weight[k]·Σ_{i∈k} wᵢ, with no pass
-        Y = y.map_blocks(
-            partial(targets_block, classes=self.classes_, Kp=Kp),
-            new_axis=1,
-            chunks=(y.chunks[0], (Kp,)),
-            dtype=np.float64,
-            meta=np.empty((0, 0)),
-        )
-        fn = partial(weights_block, classes=self.classes_, cw=cw, total=total)
-        if w is None:
-            s_bar = y.map_blocks(partial(fn, w=None), dtype=np.float64, meta=np.empty((0,)))
-        else:
-            s_bar = da.map_blocks(fn, y, w, dtype=np.float64, meta=np.empty((0,)))
+        Y, s_bar = dask_targets_and_weights(y, w, self.classes_, Kp, cw, total)
         lam = 0.0 if self.penalty is None else 1.0 / (self.C * total)
         solver = self._choose_solver(X, Kp, X.shape[1] + int(self.fit_intercept))
         return self._solve(solver, X, Y, s_bar, lam)

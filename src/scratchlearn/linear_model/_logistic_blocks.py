@@ -22,10 +22,13 @@ the sample weights (:func:`targets_block`, :func:`weights_block`).
 from __future__ import annotations
 
 import copy
+from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..utils import check_is_fitted
+from ..utils._dask import check_dask_data, is_dask_collection, map_rows
 from ..utils.extmath import expit, safe_sparse_dot, softmax
 
 __all__ = [
@@ -40,6 +43,9 @@ __all__ = [
     "targets_block",
     "weights_block",
     "predict_block",
+    "block_predictor",
+    "dask_targets_and_weights",
+    "DaskPredictMixin",
 ]
 
 
@@ -195,3 +201,61 @@ def block_predictor(estimator):
     est = copy.copy(estimator)
     est.__dict__.pop("feature_names_in_", None)
     return est
+
+
+def dask_targets_and_weights(y, w, classes, Kp, cw, total):
+    """Y (n, K′) and s̄ (n,) as lazy Dask arrays with y's row blocks (w None: unit weights)."""
+    import dask.array as da
+
+    Y = y.map_blocks(
+        partial(targets_block, classes=classes, Kp=Kp),
+        new_axis=1,
+        chunks=(y.chunks[0], (Kp,)),
+        dtype=np.float64,
+        meta=np.empty((0, 0)),
+    )
+    fn = partial(weights_block, classes=classes, cw=cw, total=total)
+    if w is None:
+        return Y, y.map_blocks(partial(fn, w=None), dtype=np.float64, meta=np.empty((0,)))
+    return Y, da.map_blocks(fn, y, w, dtype=np.float64, meta=np.empty((0,)))
+
+
+class DaskPredictMixin:
+    """``decision_function``, ``predict``, ``predict_proba`` and ``predict_log_proba`` of a
+    Dask X as lazy Dask arrays (the in-memory method on each block, :func:`predict_block`);
+    NumPy input goes on to the next class in the MRO unchanged."""
+
+    def _predict_dask(self, X, method, n_out, dtype=np.float64):
+        check_is_fitted(self, "coef_")
+        X, _, _ = check_dask_data(self, X, reset=False)
+        fn = partial(predict_block, estimator=block_predictor(self), method=method)
+        return map_rows(fn, X, n_out=n_out, dtype=dtype)
+
+    def decision_function(self, X):
+        """Scores Xwᵀ + b: (n,) for two classes, else (n, K); a lazy Dask array on Dask X."""
+        if is_dask_collection(X):
+            check_is_fitted(self, "coef_")
+            Kp = self.coef_.shape[0]
+            return self._predict_dask(X, "decision_function", None if Kp == 1 else Kp)
+        return super().decision_function(X)
+
+    def predict(self, X):
+        """The class of highest score; a lazy Dask array on Dask X."""
+        if is_dask_collection(X):
+            check_is_fitted(self, "coef_")
+            return self._predict_dask(X, "predict", None, self.classes_.dtype)
+        return super().predict(X)
+
+    def predict_proba(self, X):
+        """P(class | x), (n, K); a lazy Dask array on Dask X."""
+        if is_dask_collection(X):
+            check_is_fitted(self, "coef_")
+            return self._predict_dask(X, "predict_proba", len(self.classes_))
+        return super().predict_proba(X)
+
+    def predict_log_proba(self, X):
+        """log P(class | x), (n, K); a lazy Dask array on Dask X."""
+        if is_dask_collection(X):
+            check_is_fitted(self, "coef_")
+            return self._predict_dask(X, "predict_log_proba", len(self.classes_))
+        return super().predict_log_proba(X)
