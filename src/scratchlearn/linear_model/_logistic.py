@@ -26,7 +26,10 @@ Intercepts are not penalised. The solvers minimise the same problem divided by C
     \\nabla_\\Theta F = (P - Y)^T \\operatorname{diag}(\\bar s) \\tilde X + \\lambda [W, 0],
 
 so that ``tol`` is a tolerance on the gradient of a per-sample average, as in scikit-learn.
-ℓ is evaluated as logaddexp(0, z) − yz and logsumexp(z) − z_y, so no exp overflows.
+ℓ is evaluated as logaddexp(0, z) − yz and logsumexp(z) − z_y, so no exp overflows. The data
+term of F, ∇F and ∇²F is a sum over rows, computed by the row-block statistics of
+``_logistic_blocks`` (the whole data as one block in memory, each block where it lives on Dask);
+the penalty is added once, after the sum.
 
 The multinomial model is over-parametrised: adding one vector to every Θₖ leaves P unchanged.
 With the penalty the optimal W has Σₖ wₖ = 0; the intercepts (and, without penalty, W) are

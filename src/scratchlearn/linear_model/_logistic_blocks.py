@@ -16,7 +16,8 @@ runs where its block lives and only (1 + K′d̃ + (K′d̃)²) numbers per bloc
 
 The first pass on Dask gathers the classes and their weighted counts (for
 ``class_weight="balanced"`` and Σs); then Y and s̄ are derived per block, lazily, from y and
-the sample weights (:func:`targets_block`, :func:`weights_block`).
+the sample weights (:func:`targets_block`, :func:`weights_block`). Prediction on Dask runs the
+in-memory method on each block (:class:`DaskPredictMixin`).
 """
 
 from __future__ import annotations
