@@ -28,6 +28,8 @@ import numpy as np
 from ..base import BaseEstimator, ClusterMixin, TransformerMixin
 from ..exceptions import ConvergenceWarning
 from ..metrics.pairwise import euclidean_distances
+from ..preprocessing._data import merge_moments, weighted_mean_var
+from ..utils._blocks import block_reduce, is_dask_collection
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_array, check_is_fitted, check_random_state, check_sample_weight
 from ._kmeans_kernels import J_DIRECT, J_EXPANDED, J_NONE, elkan_assign, lloyd_pass
@@ -81,56 +83,155 @@ def _check_centres(centres, k, d, what="given as init"):
     return centres
 
 
-# -- the two algorithms ------------------------------------------------------------------------
-def _m_step(X, w, centres, labels, S, W):
-    """μ_j = S_j / W_j, after re-seeding each empty cluster with the farthest row from its centre.
+# -- the statistics of a pass over a block of rows ---------------------------------------------
+# Each is a pure function of one row block (the whole data in memory, one block per task on
+# Dask, see :mod:`scratchlearn.utils._blocks`) whose results combine across blocks.
+def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None, n_threads=None):
+    r"""The sums of one Lloyd pass over a block of rows, at the centres μ (shared by blocks).
 
-    The rows are ranked by ‖xᵢ − μ_{c(i)}‖² at the old centres; the row moved to an empty
-    cluster leaves the sums of its own (its label is kept, as in scikit-learn).
+    .. math::
+
+        c(i) = \operatorname{argmin}_j ‖x_i − μ_j‖², \quad
+        S_j = \sum_{c(i)=j} w_i x_i, \quad W_j = \sum_{c(i)=j} w_i, \quad
+        J = \sum_i w_i ‖x_i − μ_{c(i)}‖²
+
+    returned as ``{"S": (k, d), "W": (k,), "J": float}``: sums over rows, so blocks add.
+    ``x_mean`` (d,) is subtracted from the rows as they are read (on Dask the data are centred
+    block by block); ``w=None`` means unit weights; ``x_sq`` = ‖xᵢ‖² of the centred rows, for
+    ``J_EXPANDED`` (summed row by row in the kernel when None); ``labels``, an optional (n_b,)
+    int32 buffer, receives c(i) (kept by the in-memory fit; on Dask they stay in the block);
+    ``n_threads`` for the kernel (Dask: 1, see :func:`._kmeans_kernels.lloyd_pass`).
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    n, k = X.shape[0], centres.shape[0]
+    w = np.ones(n) if w is None else np.ascontiguousarray(w, dtype=np.float64)
+    labels = np.empty(n, np.int32) if labels is None else labels
+    S, W = np.zeros_like(centres), np.zeros(k)
+    J = lloyd_pass(X, w, centres, labels, S, W, True, j_mode, x_sq, n_threads, x_mean)
+    return {"S": S, "W": W, "J": float(J)}
+
+
+def nearest_centre(X, centres, n_threads=None, x_shift=None):
+    """c(i) = argmin_j ‖xᵢ − μ_j‖² of the rows of X (minus ``x_shift``), as int32."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    n, k = X.shape[0], centres.shape[0]
+    labels = np.empty(n, np.int32)
+    S, W = np.empty_like(centres), np.empty(k)  # not filled (update=False)
+    lloyd_pass(X, np.ones(n), centres, labels, S, W, False, J_NONE, None, n_threads, x_shift)
+    return labels
+
+
+def farthest_rows(X, w, idx, centres, x_mean, m, labels=None):
+    """The m rows of a block farthest from their own centre: r²ᵢ = ‖xᵢ − μ_{c(i)}‖².
+
+    Returns ``{"m", "r2", "x", "w", "label", "idx"}`` for those rows, ordered by decreasing r²
+    and, among equal r², increasing row index ``idx`` (global; None: 0..n_b−1), so that the
+    choice does not depend on how the rows are cut into blocks (:func:`merge_farthest`).
+    ``labels`` are the rows' clusters when known (in memory), else recomputed from μ.
+    """
+    X = np.ascontiguousarray(X if x_mean is None else X - x_mean, dtype=np.float64)
+    n = X.shape[0]
+    w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
+    idx = np.arange(n) if idx is None else np.asarray(idx)
+    labels = nearest_centre(X, centres, n_threads=1) if labels is None else labels  # Dask
+    R = X - centres[labels]  # (n, d)
+    r2 = np.einsum("ij,ij->i", R, R)
+    return _top_rows({"m": m, "r2": r2, "x": X, "w": w, "label": labels, "idx": idx})
+
+
+def _top_rows(c):
+    """The c["m"] candidates of largest r², ties to the smallest index, in that order."""
+    r2, m = c["r2"], c["m"]
+    if r2.size > m:
+        t = np.partition(r2, r2.size - m)[r2.size - m]  # the m-th largest r²
+        above = np.flatnonzero(r2 > t)
+        keep = np.concatenate([above, np.flatnonzero(r2 == t)[: m - above.size]])
+        keep = keep[np.lexsort((c["idx"][keep], -r2[keep]))]
+    else:
+        keep = np.lexsort((c["idx"], -r2))
+    return {"m": m, **{key: c[key][keep] for key in ("r2", "x", "w", "label", "idx")}}
+
+
+def merge_farthest(a, b):
+    """Combine two blocks' :func:`farthest_rows`: the m farthest of their union."""
+    both = {key: np.concatenate([a[key], b[key]]) for key in ("r2", "x", "w", "label", "idx")}
+    return _top_rows({"m": a["m"], **both})
+
+
+# -- the two algorithms ------------------------------------------------------------------------
+def update_centres(centres, S, W, farthest):
+    """μ_j = S_j / W_j, after re-seeding each empty cluster with a row far from its centre.
+
+    ``farthest(centres, m)`` gives the m rows farthest from their own centre at the old centres
+    (:func:`farthest_rows`); the row moved to an empty cluster leaves the sums of its own (its
+    label is kept, as in scikit-learn). S and W are updated in place.
     """
     empty = np.flatnonzero(W == 0)
     if empty.size:
-        r2 = np.einsum("ij,ij->i", X - centres[labels], X - centres[labels])  # (n,)
-        if r2.max() > 0:  # else: fewer distinct rows than clusters, nothing to move
-            far = np.argpartition(r2, -empty.size)[-empty.size :]
-            far = far[np.argsort(-r2[far], kind="stable")]
-            for j, i in zip(empty, far, strict=True):
-                S[labels[i]] -= w[i] * X[i]
-                W[labels[i]] -= w[i]
-                S[j], W[j] = w[i] * X[i], w[i]
+        far = farthest(centres, empty.size)
+        if far["r2"].size and far["r2"][0] > 0:  # else: fewer distinct rows than clusters
+            for j, x, wi, c in zip(empty, far["x"], far["w"], far["label"]):
+                S[c] -= wi * x
+                W[c] -= wi
+                S[j], W[j] = wi * x, wi
     new = centres.copy()
     full = W > 0
     new[full] = S[full] / W[full, None]
     return new
 
 
-def lloyd(X, w, centres, max_iter, tol):
-    """Lloyd's iterations from ``centres``; returns (labels, J, centres, n_iter, history, stop).
+def _m_step(X, w, centres, labels, S, W):
+    """:func:`update_centres` for rows held in memory with their labels."""
+    return update_centres(centres, S, W, lambda C, m: farthest_rows(X, w, None, C, None, m, labels))
 
-    Stops when the labels repeat (strict convergence) or when the centre shift
-    Σ_j ‖μ_j⁽ᵗ⁺¹⁾ − μ_j⁽ᵗ⁾‖² ≤ tol; ``n_iter`` counts the pass that confirmed it.
+
+def lloyd_iterations(sums, farthest, centres, max_iter, tol, labels=None):
+    """Lloyd's iterations from ``centres``; returns (J, centres, n_iter, history, stop, W).
+
+    ``sums(μ, j_mode)`` is the :func:`lloyd_stat` of the whole data at μ (one pass),
+    ``farthest(μ, m)`` its :func:`farthest_rows` (a pass only when a cluster is empty). Stops
+    when the centre shift Σ_j ‖μ_j⁽ᵗ⁺¹⁾ − μ_j⁽ᵗ⁾‖² ≤ tol or when the labels repeat (strict
+    convergence; checked when ``labels``, the buffer ``sums`` fills, is given: labels that
+    repeat give bit-identical sums, hence a shift of 0, so without them the shift rule stops at
+    the same pass unless a cluster was empty); ``n_iter`` counts the pass that confirmed it.
     """
-    n, k = X.shape[0], centres.shape[0]
-    labels, labels_old = np.full(n, -1, np.int32), np.full(n, -1, np.int32)
-    S, W = np.zeros_like(centres), np.zeros(k)
-    x_sq = np.einsum("ij,ij->i", X, X)  # ‖xᵢ‖², for the history's J (see _kmeans_kernels)
-    history, strict, converged = [], False, False
+    labels_old = None if labels is None else np.full_like(labels, -1)
+    history, converged = [], False
     for _ in range(max_iter):
-        history.append(lloyd_pass(X, w, centres, labels, S, W, True, J_EXPANDED, x_sq))  # J(μ⁽ᵗ⁾)
-        new = _m_step(X, w, centres, labels, S, W)
+        st = sums(centres, J_EXPANDED)
+        history.append(st["J"])  # J(μ⁽ᵗ⁾)
+        new = update_centres(centres, st["S"], st["W"], farthest)
         shift = float(((new - centres) ** 2).sum())
         centres = new
-        strict = np.array_equal(labels, labels_old)
+        strict = labels is not None and np.array_equal(labels, labels_old)
         converged = strict or shift <= tol
         if converged:
             break
-        labels_old[:] = labels
+        if labels is not None:
+            labels_old[:] = labels
     # one more E-step: the labels of the final centres (those of a strict stop do not change)
     # and J in the direct form, the reported inertia
-    J = lloyd_pass(X, w, centres, labels, S, W, False, J_DIRECT)
+    st = sums(centres, J_DIRECT)
     n_iter = len(history)
-    history.append(J)
-    return labels, J, centres, n_iter, history, "converged" if converged else "max_iter"
+    history.append(st["J"])
+    return st["J"], centres, n_iter, history, "converged" if converged else "max_iter", st["W"]
+
+
+def lloyd(X, w, centres, max_iter, tol):
+    """Lloyd's iterations in memory; returns (labels, J, centres, n_iter, history, stop)."""
+    labels = np.full(X.shape[0], -1, np.int32)
+    x_sq = np.einsum("ij,ij->i", X, X)  # ‖xᵢ‖², for the history's J (see _kmeans_kernels)
+
+    def sums(C, j_mode):  # the one-block case of the Dask fit's reduction
+        return block_reduce(lloyd_stat, X, w, x_sq, static=(C, None, j_mode, labels))
+
+    def farthest(C, m):
+        return farthest_rows(X, w, None, C, None, m, labels)
+
+    J, centres, n_iter, history, stop, _ = lloyd_iterations(
+        sums, farthest, centres, max_iter, tol, labels
+    )
+    return labels, J, centres, n_iter, history, stop
 
 
 def _inertia(X, w, centres, labels):
@@ -201,8 +302,8 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
             return self.n_init
         return 1 if not (isinstance(self.init, str) and self.init == "random") else default
 
-    def _warn_distinct(self, labels):
-        m = len(np.unique(labels))
+    def _warn_distinct(self, labels=None, n_distinct=None):
+        m = len(np.unique(labels)) if n_distinct is None else n_distinct
         if m < self.n_clusters:
             warnings.warn(
                 f"Number of distinct clusters ({m}) found smaller than n_clusters "
@@ -224,11 +325,19 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
         return labels, J
 
     def predict(self, X):
-        """Index of the nearest centre of each row: argmin_j ‖xᵢ − μ_j‖."""
+        """Index of the nearest centre of each row: argmin_j ‖xᵢ − μ_j‖ (lazy on Dask)."""
+        if is_dask_collection(X):
+            from ._kmeans_dask import predict_dask
+
+            return predict_dask(self, X)
         return self._assign(self._check_test_data(X), j_mode=J_NONE)[0]
 
     def transform(self, X):
-        """Distances ‖xᵢ − μ_j‖ of each row to each centre, shape (n, k)."""
+        """Distances ‖xᵢ − μ_j‖ of each row to each centre, shape (n, k) (lazy on Dask)."""
+        if is_dask_collection(X):
+            from ._kmeans_dask import transform_dask
+
+            return transform_dask(self, X)
         return euclidean_distances(self._check_test_data(X), self.cluster_centers_)
 
     def fit_transform(self, X, y=None, sample_weight=None):
@@ -241,6 +350,10 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def score(self, X, y=None, sample_weight=None):
         """−J on X: minus the weighted sum of squared distances to the nearest centre."""
+        if is_dask_collection(X):
+            from ._kmeans_dask import score_dask
+
+            return score_dask(self, X, sample_weight)
         return -float(self._assign(self._check_test_data(X), sample_weight)[1])
 
     def _scratch_tags(self):
@@ -287,6 +400,19 @@ class KMeans(_KMeansBase):
     cluster_centers_ (k, d), labels_ (n,), inertia_ (J), n_iter_, history_ ({"objective":
     [J(μ⁽⁰⁾), …, J(μ⁽ⁿ⁾)]} of the kept run), stop_reason_ ("converged" or "max_iter"),
     n_features_in_.
+
+    Dask
+    ----
+    A Dask array or DataFrame X (sample weights NumPy or Dask) is fitted block by block where
+    it lives, by the same statistics: one pass for the column moments and a uniform sample of
+    max(10 000, 100k) rows drawn by row index from ``random_state`` (so the seeding does not
+    depend on the chunking, and is the in-memory one when n is smaller), on which
+    ``init`` runs in memory; then one pass per Lloyd iteration, each block returning its
+    cluster sums S (k, d), weights W (k,) and J, which add: (k·d + k + 1)·8 bytes per block,
+    and the centres sent back. A cluster left empty costs one more pass (≤ k rows per block).
+    ``algorithm="elkan"`` runs Lloyd's iterations (same assignments; Elkan's bounds are n×k
+    state). ``labels_``, ``predict`` and ``transform`` are lazy Dask arrays; the rest is NumPy.
+    Persist X first (``X.persist()``) if it fits in the cluster's memory: every pass reads it.
     """
 
     _parameter_constraints = {
@@ -327,13 +453,17 @@ class KMeans(_KMeansBase):
     def fit(self, X, y=None, sample_weight=None):
         """Run ``n_init`` times from the seeding and keep the partition of least J."""
         self._validate_params()
+        if is_dask_collection(X):
+            from ._kmeans_dask import fit_dask
+
+            return fit_dask(self, X, sample_weight)
         X, w, init = self._check_fit_data(X, sample_weight)
         rng = check_random_state(self.random_state)
-        x_mean = X.mean(axis=0)
+        x_mean, x_var, _ = block_reduce(weighted_mean_var, X, None, combine=merge_moments)
         Xc = X - x_mean  # a new array: the caller's X is untouched
         if not (isinstance(init, str) or callable(init)):
             init = init - x_mean
-        tol = float(np.mean(np.var(X, axis=0))) * self.tol
+        tol = float(np.mean(x_var)) * self.tol
         run = elkan if self.algorithm == "elkan" else lloyd
         best = None
         for _ in range(self._n_init(default=10)):
@@ -348,3 +478,8 @@ class KMeans(_KMeansBase):
         self.inertia_ = float(J)
         self._record_fit(n_iter, {"objective": history}, stop, criterion=f"Σ‖Δμ‖² <= {tol:.3g}")
         return self
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t["dask"] = True
+        return t

@@ -20,6 +20,13 @@ tree. Tree t splits with ``random_state=s_t`` and draws its bootstrap from the g
 OOB rows can be recomputed from ``estimators_[t].random_state``, and ``warm_start`` continues
 the same seed stream (T₁ trees then T₂ more equal T₁ + T₂ at once).
 
+Tasks: growing tree t is the module-level :func:`grow_tree` of its seed s_t, a
+:class:`TreeRecipe` (the tree's hyperparameters, n_b, the class bookkeeping), the forest's
+data (:func:`forest_data`: X, Xᵀ and the sort below) and its targets (codes, values, weights).
+The same function runs on this process's threads (``n_jobs``) or, for Dask input with a
+``dask.distributed`` client, on the cluster's workers (:mod:`._forest_dask`); the OOB sums are
+:func:`oob_sums` in both cases.
+
 Sorting: X is sorted by every feature once per forest; tree t keeps the columns of that order
 whose rows have w_ti > 0 (an O(d·n) filter that gives exactly the tree's own presort). Extra
 trees sort nothing: their order is the one row 0..n−1 (:func:`~..tree._splitter.row_order`),
@@ -31,6 +38,8 @@ from __future__ import annotations
 import numbers
 import sys
 import warnings
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -39,11 +48,20 @@ import scipy.sparse as sp
 from ..base import BaseEstimator
 from ..tree._classes import _BaseDecisionTree, _Fraction
 from ..tree._splitter import presort, row_order
+from ..utils._dask import is_dask_collection
 from ..utils._param_validation import Interval
 from ..utils.parallel import run_tasks, spawn_seeds
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
 
-__all__ = ["BaseForest", "bootstrap_counts"]
+__all__ = [
+    "BaseForest",
+    "ForestData",
+    "TreeRecipe",
+    "bootstrap_counts",
+    "forest_data",
+    "grow_tree",
+    "oob_sums",
+]
 
 #: The hyperparameters a forest hands to each of its trees as they are.
 TREE_PARAMS = (
@@ -66,6 +84,16 @@ def bootstrap_counts(seed, n: int, n_b: int) -> np.ndarray:
     return np.bincount(rng.integers(0, n, size=n_b), minlength=n)
 
 
+def subsample_class_weights(c, codes, K: int) -> np.ndarray:
+    """cw (K,): ``n_b / (K_b · n_bk)`` for each class k drawn in the bootstrap counts c (n_bk
+    its draws, K_b the classes drawn at all), 0 for a class not drawn ("balanced_subsample")."""
+    n_bk = np.bincount(codes, weights=c, minlength=K)  # (K,)
+    drawn = n_bk > 0
+    cw = np.zeros(K)
+    cw[drawn] = c.sum() / (drawn.sum() * n_bk[drawn])
+    return cw
+
+
 @numba.njit(cache=True, nogil=True)
 def _kept_order(order, keep):
     """The entries of each row of ``order`` (d, n) whose rows are kept, in the same order:
@@ -85,12 +113,113 @@ def _kept_order(order, keep):
     return out
 
 
+class ForestData(NamedTuple):
+    """What every tree reads and none modifies: X (n, d) C-contiguous float64, Xt = Xᵀ (d, n)
+    C-contiguous (the builder reads features as rows), and ``order``: (d, n) int32 rows sorted
+    by each feature, (1, n) rows 0..n−1 for extra trees, or None when no tree is to be grown.
+    20·n·d bytes for a random forest, 16·n·d for extra trees."""
+
+    X: np.ndarray
+    Xt: np.ndarray
+    order: np.ndarray | None
+
+
+def forest_data(X, splitter: str | None) -> ForestData:
+    """The transpose and the sort, once per forest (``splitter`` None: no order, no tree)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    rows = np.arange(X.shape[0])
+    order = None
+    if splitter == "best":
+        order = presort(X, rows)
+    elif splitter == "random":
+        order = row_order(rows)
+    return ForestData(X, np.ascontiguousarray(X.T), order)
+
+
+@dataclass(frozen=True)
+class TreeRecipe:
+    """Everything but the data and the seed that tree t needs (a few hundred bytes pickled).
+
+    ``n_b`` None means no bootstrap; ``rebalance`` applies :func:`subsample_class_weights` to
+    each tree's draws; ``classes`` is None for a regressor."""
+
+    tree_class: type
+    params: dict
+    n_features_in: int
+    classes: np.ndarray | None
+    n_b: int | None
+    rebalance: bool
+
+    def make(self, seed: int):
+        tree = self.tree_class(**self.params, random_state=seed)
+        tree.n_features_in_ = self.n_features_in
+        if self.classes is not None:
+            tree.classes_, tree.n_classes_ = self.classes, self.classes.shape[0]
+        return tree
+
+
+def grow_tree(seed: int, recipe: TreeRecipe, data: ForestData, targets: tuple):
+    """Tree t of the forest, grown on the weights ``w_ti = w_i c_ti`` (module-level: it is
+    pickled to the workers of a cluster). ``targets`` = (codes, values, w, criterion id, K).
+
+    A pure function of its arguments: the same seed gives the same tree on any thread,
+    process or machine."""
+    X, Xt, order = data
+    codes, values, sw, crit, K = targets
+    w = sw
+    if recipe.n_b is not None:
+        c = bootstrap_counts(seed, X.shape[0], recipe.n_b)
+        w = sw * c
+        if recipe.rebalance:
+            w = w * subsample_class_weights(c, codes, K)[codes]
+    tree = recipe.make(seed)
+    tree._grow(X, codes, values, w, crit, K, order=_kept_order(order, w != 0.0), Xt=Xt)
+    return tree
+
+
+def oob_sums(trees, X, n_b: int, n_jobs=None):
+    """(sums (n, K), seen (n,)): Σ_{t ∈ T_i} p_t(x_i) (leaf values) and |T_i| for every row,
+    summed in tree order whatever ``n_jobs`` (so the sums are the same bit for bit wherever
+    they are computed). The OOB rows of tree t are recomputed from its seed."""
+    n = X.shape[0]
+
+    def oob_rows(tree):
+        rows = np.flatnonzero(bootstrap_counts(tree.random_state, n, n_b) == 0)
+        return rows, tree.tree_.predict(X[rows])[:, 0, :]  # (|O_t|, K)
+
+    sums, seen = None, np.zeros(n, dtype=np.intp)
+    for rows, out in run_tasks(oob_rows, [(t,) for t in trees], n_jobs):
+        if sums is None:
+            sums = np.zeros((n, out.shape[1]))
+        sums[rows] += out  # rows are distinct: no lost updates
+        seen[rows] += 1
+    return sums, seen
+
+
+class LocalTrees:
+    """Where a forest grows its trees for in-memory input: this process, ``n_jobs`` threads.
+    :mod:`._forest_dask` has the same three methods for a ``dask.distributed`` cluster."""
+
+    def __init__(self, forest):
+        self.forest = forest
+
+    def data(self, X, splitter):
+        return forest_data(X, splitter)
+
+    def grow(self, seeds, recipe, data, targets):
+        tasks = [(int(s), recipe, data, targets) for s in seeds]
+        return self.forest._run(grow_tree, tasks, "trees")
+
+    def oob(self, trees, data, n_b):
+        return oob_sums(trees, data.X, n_b, self.forest.n_jobs)
+
+
 class BaseForest(BaseEstimator):
     """Fit, threads, OOB and the fitted-forest accessors; subclasses give the targets' hooks.
 
     Subclass hooks: ``_tree_class``, ``_splitter`` ("best" or "random"), ``_targets(y)`` →
-    (codes, values, K, criterion id, per-row class weights or None), ``_tree_weights(w, c,
-    codes)`` (balanced_subsample), ``_tree_output(tree, X)`` and ``_set_oob(y, sums, seen)``.
+    (codes, values, K, criterion id, per-row class weights or None) and ``_set_oob(y, mean,
+    ok)``, with mean the (n, K) OOB averages.
     """
 
     _parameter_constraints = {
@@ -103,6 +232,11 @@ class BaseForest(BaseEstimator):
         "warm_start": ["boolean"],
         "max_samples": [None, Interval(numbers.Integral, 1, None, closed="left"), _Fraction()],
     }
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t["dask"] = True  # X gathered on the workers once, trees grown there (._forest_dask)
+        return t
 
     # -- fit ----------------------------------------------------------------------------------
     def _check_forest_params(self, n: int) -> int:
@@ -135,13 +269,32 @@ class BaseForest(BaseEstimator):
         return int(self.max_samples)
 
     def fit(self, X, y, sample_weight=None):
-        """Grow ``n_estimators`` trees (or the missing ones under ``warm_start``); returns self."""
+        """Grow ``n_estimators`` trees (or the missing ones under ``warm_start``); returns self.
+
+        X may be a Dask array or DataFrame (y and ``sample_weight`` NumPy or Dask): with a
+        ``dask.distributed`` client the trees grow on its workers, the same trees as here (see
+        :mod:`._forest_dask`)."""
         self._validate_params()
-        X, y = self._validate_data(X, y, dtype=np.float64, y_numeric=not self._is_clf)
-        X = np.ascontiguousarray(X)
-        n = X.shape[0]
+        if is_dask_collection(X):
+            from ._forest_dask import dask_fit_input
+
+            X, y, sw, where = dask_fit_input(self, X, y, sample_weight)
+        else:
+            if is_dask_collection(y) or is_dask_collection(sample_weight):
+                from ._forest_dask import computed
+
+                y, sample_weight = computed(y, sample_weight)  # n values each
+            X, y = self._validate_data(X, y, dtype=np.float64, y_numeric=not self._is_clf)
+            X = np.ascontiguousarray(X)
+            self._check_forest_params(X.shape[0])
+            sw, where = check_sample_weight(sample_weight, X), LocalTrees(self)
+        return self._fit_validated(X, y, sw, where)
+
+    def _fit_validated(self, X, y, sw, where):
+        """The fit after validation: targets and seeds here, trees and OOB sums ``where`` X is
+        (:class:`LocalTrees`: X an array in memory; ``_forest_dask.ClusterTrees``: a future)."""
+        n = y.shape[0]
         n_b = self._check_forest_params(n)
-        sw = check_sample_weight(sample_weight, X)
         codes, values, K, crit, class_w = self._targets(y)
         if class_w is not None:
             sw *= class_w
@@ -153,76 +306,58 @@ class BaseForest(BaseEstimator):
             warnings.warn(
                 "warm_start with n_estimators equal to the trees already fitted: no new tree.",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
         spawn_seeds(rng, T0)  # the seeds of the trees already there: the stream goes on
         seeds = spawn_seeds(rng, self.n_estimators - T0)
-        order = None  # (d, n) sorted by each feature once per forest, or (1, n) for extra trees
+        if len(seeds) or self.oob_score:  # (X, Xᵀ, the sort when trees are to grow)
+            data = where.data(X, self._splitter if len(seeds) else None)
         if len(seeds):
-            rows = np.arange(n)
-            order = presort(X, rows) if self._splitter == "best" else row_order(rows)
-        Xt = np.ascontiguousarray(X.T)  # the builder reads features as rows: once per forest
-
-        def grow(seed):
-            c = bootstrap_counts(seed, n, n_b) if self.bootstrap else None
-            w = sw if c is None else self._tree_weights(sw * c, c, codes)
-            tree = self._make_tree(seed)
-            tree._grow(X, codes, values, w, crit, K, order=_kept_order(order, w != 0.0), Xt=Xt)
-            return tree
-
-        self.estimators_ += self._run(grow, [(int(s),) for s in seeds], "trees")
+            recipe = TreeRecipe(
+                tree_class=self._tree_class,
+                params={p: getattr(self, p) for p in TREE_PARAMS} | {"splitter": self._splitter},
+                n_features_in=self.n_features_in_,
+                classes=self.classes_ if self._is_clf else None,
+                n_b=n_b if self.bootstrap else None,
+                rebalance=self.bootstrap
+                and getattr(self, "class_weight", None) == "balanced_subsample",
+            )
+            self.estimators_ += where.grow(seeds, recipe, data, (codes, values, sw, crit, K))
         if self.oob_score:
-            self._fit_oob(X, y, n_b)
+            self._fit_oob(where.oob(self.estimators_, data, n_b), y)
         return self
-
-    def _make_tree(self, seed: int):
-        tree = self._tree_class(
-            **{p: getattr(self, p) for p in TREE_PARAMS},
-            splitter=self._splitter,
-            random_state=seed,
-        )
-        tree.n_features_in_ = self.n_features_in_
-        if self._is_clf:
-            tree.classes_, tree.n_classes_ = self.classes_, self.n_classes_
-        return tree
 
     def _run(self, func, tasks, unit: str):
         """``run_tasks`` with a tqdm bar on stderr when ``verbose``."""
-        bar = None
-        if self.verbose and tasks:
-            from tqdm import tqdm
-
-            bar = tqdm(total=len(tasks), file=sys.stderr, desc=type(self).__name__, unit=unit)
+        bar = self._progress(len(tasks), unit)
         try:
             return run_tasks(func, tasks, self.n_jobs, progress=bar)
         finally:
             if bar is not None:
                 bar.close()
 
+    def _progress(self, total: int, unit: str):
+        """A tqdm bar on stderr when ``verbose`` (and there is work), else None."""
+        if not (self.verbose and total):
+            return None
+        from tqdm import tqdm
+
+        return tqdm(total=total, file=sys.stderr, desc=type(self).__name__, unit=unit)
+
     # -- out of bag ---------------------------------------------------------------------------
-    def _fit_oob(self, X, y, n_b: int):
-        """Σ_{t ∈ T_i} f_t(x_i) and |T_i| for every row, then the subclass's OOB attributes."""
-        n = X.shape[0]
-
-        def oob_rows(tree):
-            rows = np.flatnonzero(bootstrap_counts(tree.random_state, n, n_b) == 0)
-            return rows, self._tree_output(tree, X[rows])
-
-        sums, seen = None, np.zeros(n, dtype=np.intp)
-        for rows, out in run_tasks(oob_rows, [(t,) for t in self.estimators_], self.n_jobs):
-            if sums is None:
-                sums = np.zeros((n,) + out.shape[1:])
-            sums[rows] += out  # rows are distinct: no lost updates
-            seen[rows] += 1
+    def _fit_oob(self, sums_seen, y):
+        """The OOB means from :func:`oob_sums`, then the subclass's OOB attributes."""
+        sums, seen = sums_seen
+        n = seen.shape[0]
         if np.any(seen == 0):
             warnings.warn(
                 f"{int(np.sum(seen == 0))} of {n} rows were drawn by every tree and have no OOB "
                 "prediction (NaN); the OOB score uses the other rows. More trees help.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         with np.errstate(invalid="ignore", divide="ignore"):
-            mean = sums / (seen if sums.ndim == 1 else seen[:, None])
+            mean = sums / seen[:, None]
         self._set_oob(y, mean, seen > 0)
 
     # -- the fitted forest --------------------------------------------------------------------
@@ -244,13 +379,29 @@ class BaseForest(BaseEstimator):
             out += tree.tree_.value[leaves[:, t], 0, :]
         return out / len(self.estimators_)
 
+    def _on_rows(self, method: str, X):
+        """``self.<method>`` of the validated rows of X: an array for NumPy input; for a Dask
+        array or DataFrame, a Dask array computed lazily, one task per row block
+        (:func:`._forest_dask.predict_blocks`)."""
+        if is_dask_collection(X):
+            from ._forest_dask import predict_blocks
+
+            return predict_blocks(self, method, X)
+        return getattr(self, method)(self._check_X(X))
+
     def apply(self, X):
         """(n, n_estimators) index of the leaf each row reaches in each tree."""
-        return self._leaves(self._check_X(X))
+        return self._on_rows("_leaves", X)
 
     def decision_path(self, X):
         """(indicator, n_nodes_ptr): a CSR (n, Σ node counts) of the nodes each row passes
         through, the trees side by side; tree t owns columns ``n_nodes_ptr[t]:n_nodes_ptr[t+1]``."""
+        if is_dask_collection(X):  # the fit took Dask input: say why this method does not
+            raise TypeError(
+                f"{type(self).__name__}.decision_path returns a SciPy sparse matrix, which a "
+                "Dask array does not hold: pass an in-memory X (`X.compute()`), or call it "
+                "on each block (`X.map_blocks`). apply() of a Dask X is lazy."
+            )
         X = self._check_X(X)
         paths = [t.tree_.decision_path(X) for t in self.estimators_]
         ptr = np.concatenate([[0], np.cumsum([p.shape[1] for p in paths])])

@@ -28,19 +28,21 @@ input apply the centring implicitly, Xc v = X v − 1 (x̄ᵀv).
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import scipy.sparse as sp
 
 from ..base import ClassifierMixin
 from ..utils import check_is_fitted
 from ..utils._available_if import available_if
+from ..utils._dask import check_dask_data, is_dask_collection, map_rows
 from ..utils.extmath import log_softmax, safe_sparse_dot
 
 __all__ = [
     "center_data",
     "rescale_rows",
     "set_intercept",
-    "gram",
     "lipschitz_constant",
     "standardise",
     "LinearModel",
@@ -88,19 +90,6 @@ def set_intercept(w, x_offset, y_offset, fit_intercept):
     return y_offset - w @ x_offset
 
 
-def gram(Xc, yc, s, x_offset, fit_intercept):
-    """G = XcᵀWXc and c = XcᵀW yc (W = diag(s), s None for unit weights). Sparse X is centred
-    implicitly: XcᵀWXc = XᵀWX − (Σs) x̄x̄ᵀ, and XcᵀW yc = XᵀW yc because Σ sᵢ ycᵢ = 0."""
-    if sp.issparse(Xc):
-        XW = Xc.T.multiply(s[None, :]).tocsr() if s is not None else Xc.T.tocsr()
-        G = np.asarray((XW @ Xc).todense())
-        if fit_intercept:
-            G -= (s.sum() if s is not None else Xc.shape[0]) * np.outer(x_offset, x_offset)
-        return G, np.asarray(XW @ yc)
-    XW = Xc.T if s is None else Xc.T * s
-    return XW @ Xc, XW @ yc
-
-
 def lipschitz_constant(Z, s, *, max_iter=50, rtol=1e-6):
     """L = λ_max(ZᵀWZ / Σs) by power iteration: the Lipschitz constant of the gradient of
     ½ Σ s̄ᵢ (zᵢᵀv − yᵢ)², so gradient descent with step η = 1/L never diverges.
@@ -133,6 +122,11 @@ def standardise(X, s_bar, fit_intercept):
     return (X - m) / sigma, m, sigma
 
 
+def linear_block(X, coef, intercept):
+    """X wᵀ + b of one row block (module level: on Dask it is pickled to the workers)."""
+    return safe_sparse_dot(X, coef.T) + intercept
+
+
 class LinearModel:
     """Mixin giving ``f(x) = xᵀw + b`` to estimators that set ``coef_`` and ``intercept_``.
 
@@ -160,7 +154,15 @@ class LinearModel:
         Returns
         -------
         ndarray of shape (n_samples,) or (n_samples, n_targets)
+            A Dask array for a Dask X, computed block by block when asked (nothing is
+            computed here).
         """
+        if is_dask_collection(X):
+            check_is_fitted(self, "coef_")
+            X, _, _ = check_dask_data(self, X, reset=False)
+            coef, b = self.coef_, self.intercept_
+            n_out = None if coef.ndim == 1 else coef.shape[0]
+            return map_rows(partial(linear_block, coef=coef, intercept=b), X, n_out=n_out)
         return self._decision_function(X)
 
 

@@ -23,24 +23,33 @@ Classes: :class:`_GLMBase` holds fit / predict / score / summary; its two kinds 
 :class:`GeneralizedLinearRegressor` (any family and link, IRLS by default, statsmodels-style
 inference) and the scikit-learn-signature regressors (:class:`PoissonRegressor`,
 :class:`GammaRegressor`, :class:`TweedieRegressor`). Solvers are pure functions in
-:mod:`._glm_solvers` and :mod:`._glm_gd`.
+:mod:`._glm_solvers` and :mod:`._glm_gd`; the rows reach IRLS and L-BFGS only through the
+block statistics of :mod:`._glm_blocks` (one block in memory, the row blocks of a Dask array
+otherwise).
 """
 
 import math
 import numbers
+from functools import partial
 
 import numpy as np
 
 from ..base import BaseEstimator, RegressorMixin
 from ..metrics import d2_binomial_score, d2_tweedie_score
 from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight
+from ..utils._dask import (
+    check_dask_data,
+    is_dask_collection,
+    map_rows,
+    persist_on_cluster,
+    refuse_dask,
+)
 from ._base import LinearModel
+from ._glm_blocks import GLMData
 from ._glm_family import FAMILIES, make_family
 from ._glm_gd import gradient_descent
 from ._glm_link import LINKS
 from ._glm_solvers import (  # noqa: F401  (glm_objective, irls re-exported for tests/benchmarks)
-    Design,
-    fit_statistics,
     glm_objective,
     irls,
     lbfgs_solve,
@@ -53,6 +62,11 @@ _GD_MAX_ITER = 5_000  # max_iter="auto" for solver="gd" (see the max_iter parame
 #: Tweedie power of each family's unit deviance (binomial has its own D² metric).
 _TWEEDIE_POWER = {"normal": 0.0, "poisson": 1.0, "gamma": 2.0, "exponential": 2.0,
                   "inverse_gaussian": 3.0}  # fmt: skip
+
+
+def _predict_block(X, w, b, link):
+    """μ = g⁻¹(Xw + b) of one row block (Dask predict)."""
+    return link.inverse(X @ w + b)
 
 
 def _normal_cdf_upper(z):
@@ -77,69 +91,92 @@ class _GLMBase(LinearModel, RegressorMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None):
         """Fit by IRLS, L-BFGS or gradient descent. ``sample_weight``: binomial trials or case
-        weights."""
+        weights. X may be a Dask array or DataFrame (y and the weights NumPy or Dask): solvers
+        "irls" / "newton-cholesky" and "lbfgs" then run block by block (class docstring)."""
         self._validate_params()
         owner = type(self).__name__
         try:
             family, link = self._family_link()
         except ValueError as exc:  # e.g. a Tweedie power in (0, 1)
             raise ValueError(f"{owner}: {exc}") from None
-        X, y = self._validate_data(X, y, y_numeric=True)
-        family.check_y(y, owner)
-        s = check_sample_weight(sample_weight, X)
-        d = X.shape[1]
-        Xt = Design(X, self.fit_intercept)  # X̃ = [X, 1], never formed
-        penalty = np.full(Xt.shape[1], float(self.alpha))
+        if is_dask_collection(X):
+            X, y, s = self._dask_data(X, y, sample_weight)
+        else:
+            X, y = self._validate_data(X, y, y_numeric=True)
+            s = check_sample_weight(sample_weight, X)
+        # the setup pass checks y's domain, and sums S, ȳ and the y-only part of D
+        data = GLMData(X, y, s, family, link, self.fit_intercept, owner)
+        d = data.d
+        penalty = np.full(data.p, float(self.alpha))
         if self.fit_intercept:
             penalty[-1] = 0.0  # the intercept is never penalised
         beta0 = None
         if self.warm_start and hasattr(self, "coef_") and self.coef_.shape == (d,):
             beta0 = np.append(self.coef_, self.intercept_) if self.fit_intercept else self.coef_
-        kernel, c = family.deviance_split(y)  # D = Σ sᵢ kernel(yᵢ, μᵢ) + Σ sᵢ c(yᵢ)
-        split = (kernel, float(s @ c))
-        beta, n_iter, stop, hist = self._solve(Xt, y, s, family, link, penalty, beta0, split)
-        if family.name == "binomial" and self.alpha == 0:
-            mu = link.inverse(Xt.dot(beta))
-            edge = 10 * np.finfo(float).eps
-            if np.any((mu < edge) | (mu > 1 - edge)):  # (quasi-)separation: β* at infinity
-                stop = "separable"
+        beta, n_iter, stop, hist = self._solve(data, penalty, beta0)
+        stats = data.statistics(beta, self.alpha, self._series_loglike)
+        if family.name == "binomial" and self.alpha == 0 and stats["n_edge"]:
+            stop = "separable"  # fitted probabilities at 0 or 1: β* at infinity
         self.coef_ = beta[:d].copy()
         self.intercept_ = float(beta[d]) if self.fit_intercept else 0.0
         norm = "‖∇_θL‖₂ (standardised θ)" if self._solver_name() == "gd" else "‖∇L‖∞"
         self._record_fit(
             int(n_iter), hist, stop, criterion=f"{norm} <= tol={self.tol}", met={"grad_norm"}
         )
-        stats = fit_statistics(
-            Xt, y, s, family, link, beta, split, self.alpha, self._series_loglike
-        )
+        del stats["n_edge"]
         for name, value in stats.items():  # deviance_, dispersion_, llf_, bse_, ...
             setattr(self, name + "_", value)
         return self
 
-    def _solve(self, Xt, y, s, family, link, penalty, beta0, split):
+    def _dask_data(self, X, y, sample_weight):
+        """Dask X, y, s checked lazily (:func:`~scratchlearn.utils._dask.check_dask_data`),
+        y as float64; solver "gd" (thousands of passes over standardised columns) refused."""
+        owner = type(self).__name__
+        if self._solver_name() == "gd":
+            raise ValueError(
+                f"{owner}(solver='gd') does not fit on Dask input (each of its thousands of "
+                "iterations would be a pass over the data); use solver='irls' or 'lbfgs', "
+                "which fit block by block."
+            )
+        if y is None:
+            raise ValueError(f"{owner} requires y to be passed, but the target y is None.")
+        X, y, s = check_dask_data(self, X, y, sample_weight)
+        X, y, s = persist_on_cluster(X, y, s)  # read and checked once, not at every pass
+        if y.ndim != 1:
+            raise ValueError(f"{owner} expects a 1-D target y; got shape {y.shape}.")
+        if y.dtype.kind not in "biuf":
+            raise ValueError(f"{owner} needs a numeric target y; got dtype {y.dtype}.")
+        return X, y.astype(np.float64), s
+
+    def _solve(self, data, penalty, beta0):
         """Run IRLS, L-BFGS or gradient descent; returns (β, n_iter, stop_reason, history)."""
-        start = np.zeros(Xt.shape[1])  # w = 0, b = g(ȳ): the intercept-only fit
+        family, link = data.family, data.link
+        start = np.zeros(data.p)  # w = 0, b = g(ȳ): the intercept-only fit
         if self.fit_intercept:
-            start[-1] = link.link(family.clip_mu(np.average(y, weights=s)))
+            start[-1] = link.link(family.clip_mu(data.ybar))
         solver, budget = self._solver_name(), self._iteration_budget()
         if solver == "irls":
-            return irls(Xt, y, s, family, link, penalty, beta0, budget, self.tol, start, split)
+            return irls(data, penalty, beta0, budget, self.tol, start)
         beta0 = start if beta0 is None else beta0
-        if solver == "gd":
+        if solver == "gd":  # in memory only (refused on Dask by _dask_data)
             beta, n_iter, stop, hist, self.learning_rate_ = gradient_descent(
-                Xt, y, s, family, link, penalty, beta0, self.learning_rate, budget, self.tol,
-                split,
+                data.X, data.y, data.s, family, link, penalty, beta0, self.learning_rate,
+                budget, self.tol, data.split,
             )  # fmt: skip
             return beta, n_iter, stop, hist
-        return lbfgs_solve(Xt, y, s, family, link, penalty, beta0, budget, self.tol, split)
+        return lbfgs_solve(data, penalty, beta0, budget, self.tol)
 
     def _linear_predictor(self, X):
         """η = Xw + b (dense or sparse X, float64), by :class:`LinearModel`."""
         return self._decision_function(X)
 
     def predict(self, X):
-        """Predicted mean μ = g⁻¹(Xw + b)."""
+        """Predicted mean μ = g⁻¹(Xw + b); a Dask X gives a lazy Dask array, block by block."""
         _, link = self._family_link()
+        if is_dask_collection(X):
+            check_is_fitted(self, "coef_")
+            X, _, _ = check_dask_data(self, X, reset=False)
+            return map_rows(partial(_predict_block, w=self.coef_, b=self.intercept_, link=link), X)
         return link.inverse(self._linear_predictor(X))
 
     def score(self, X, y, sample_weight=None):
@@ -148,6 +185,7 @@ class _GLMBase(LinearModel, RegressorMixin, BaseEstimator):
         or :func:`~scratchlearn.metrics.d2_binomial_score` for binomial proportions). A constant
         y (D(y, ȳ) = 0) scores 1.0 when predicted exactly, else 0.0, as ``r2_score``."""
         family, _ = self._family_link()
+        refuse_dask(X, f"{type(self).__name__}.score")
         mu = self.predict(X)
         with np.errstate(divide="ignore", invalid="ignore"):
             if family.name == "binomial":
@@ -188,7 +226,7 @@ class _GLMBase(LinearModel, RegressorMixin, BaseEstimator):
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
-        t.update(positive_y=self._positive_y())
+        t.update(positive_y=self._positive_y(), dask=True)
         return t
 
 
@@ -261,6 +299,22 @@ class GeneralizedLinearRegressor(_GLMBase):
     llf_, aic_, bic_ : log-likelihood at φ = scale_ (normal + identity: the concentrated
         likelihood, φ = Σ sᵢ(yᵢ − μᵢ)²/n), −2ℓ + 2p and −2ℓ + p log n, as statsmodels' GLM
     bse_ : standard errors √diag(φ(X̃ᵀWX̃)⁻¹) (w then b); NaN when alpha > 0
+
+    Notes
+    -----
+    Dask. ``fit`` accepts a Dask array or DataFrame X (y and ``sample_weight`` NumPy or
+    Dask) with solver "irls" or "lbfgs" ("gd" is refused: thousands of passes). The solvers
+    see the data only through row-block statistics (:mod:`._glm_blocks`), the in-memory fit
+    being their one-block case. A setup pass sums S, Σsy, Σs·c(y) and takes max y (and checks
+    y's domain on each block); each IRLS iteration is then one pass in which every block
+    returns its D, X̃ᵀr, X̃ᵀWz and X̃ᵀWX̃ at the current β (p² + 2p + 3 numbers, 8(p² + 2p + 3)
+    bytes, whatever the block's size), summed in a tree; the (p, p) solve, the step halving
+    and the stopping rule run on the client, so n_iter_, history_ and stop_reason_ are those of
+    the in-memory fit. An L-BFGS evaluation is one pass returning D and X̃ᵀr (p + 2 numbers).
+    Two final passes give the deviances, Pearson χ², X̃ᵀWX̃ for ``bse_`` and ℓ (one pass when
+    φ is fixed). On a ``dask.distributed`` cluster the checked blocks are persisted for the
+    fit's duration. ``predict`` on a Dask X returns a lazy Dask array, block by block;
+    ``score`` refuses Dask input (compute y and the predictions first).
     """
 
     _parameter_constraints = {
@@ -331,7 +385,9 @@ class _SklearnGLM(_GLMBase):
     "newton-cholesky", which here is IRLS: Newton's method for the canonical log link of
     Poisson, Fisher scoring otherwise). Both stop when ‖∇L‖∞ ≤ tol, so that ``tol`` bounds the
     coefficient error, ‖β − β*‖₂ ≤ √p·tol/λ_min(∇²L) near the optimum β*. ``verbose`` is
-    accepted and ignored: models never print."""
+    accepted and ignored: models never print. Both solvers fit on Dask input, one pass of
+    block statistics per IRLS iteration or L-BFGS evaluation (see the Notes of
+    :class:`GeneralizedLinearRegressor`)."""
 
     _parameter_constraints = {
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
@@ -381,7 +437,8 @@ class PoissonRegressor(_SklearnGLM):
 
     scikit-learn's signature and objective, ``(1/2S)Σsᵢd(yᵢ, μᵢ) + (α/2)‖w‖²`` with the Poisson
     unit deviance d = 2[y log(y/μ) − y + μ]. ``tol``: both solvers stop when ‖∇L‖∞ ≤ tol. See
-    :class:`GeneralizedLinearRegressor` for the attributes (``bse_`` is NaN unless alpha = 0).
+    :class:`GeneralizedLinearRegressor` for the attributes (``bse_`` is NaN unless alpha = 0)
+    and for fitting on Dask input (its Notes).
     """
 
     _family_name = "poisson"

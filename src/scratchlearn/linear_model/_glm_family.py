@@ -29,6 +29,11 @@ def _log_factorial(y):
     return gammaln(y + 1.0)
 
 
+def _mean(y, s, ybar):
+    """ȳ = Σ sᵢyᵢ / Σ sᵢ, unless given (the whole data's, when y is one row block)."""
+    return np.average(y, weights=s) if ybar is None else ybar
+
+
 class Family:
     """Base class. ``fixed_scale``: φ = 1 by definition (no dispersion to estimate)."""
 
@@ -47,9 +52,12 @@ class Family:
         """True when every μ is inside the mean domain (all reals for the normal family)."""
         return bool(np.all(np.isfinite(mu)))
 
-    def starting_mu(self, y, s):
-        """μ₀ = (y + ȳ)/2: strictly inside the domain for any valid y, as statsmodels does."""
-        return self.clip_mu((y + np.average(y, weights=s)) / 2.0)
+    def starting_mu(self, y, s, ybar=None, ymax=None):
+        """μ₀ = (y + ȳ)/2: strictly inside the domain for any valid y, as statsmodels does.
+
+        ``ybar`` (the s-weighted mean of y) and ``ymax`` (max y) are those of the whole data
+        when y is one row block of it; None computes them from y and s."""
+        return self.clip_mu((y + _mean(y, s, ybar)) / 2.0)
 
     def deviance(self, y, mu, s):
         """D = Σ sᵢ d(yᵢ, μᵢ)"""
@@ -116,7 +124,7 @@ class Binomial(Family):
     def clip_mu(self, mu):
         return np.clip(mu, _EPS, 1.0 - _EPS)
 
-    def starting_mu(self, y, s):
+    def starting_mu(self, y, s, ybar=None, ymax=None):
         """μ₀ = (sy + ½)/(s + 1)"""
         return (s * y + 0.5) / (s + 1.0)
 
@@ -165,9 +173,10 @@ class Poisson(Family):
     def clip_mu(self, mu):
         return np.maximum(mu, np.finfo(float).tiny)
 
-    def starting_mu(self, y, s):
+    def starting_mu(self, y, s, ybar=None, ymax=None):
         """μ₀ = (y + ȳ)/2, kept positive"""
-        return np.maximum((y + np.average(y, weights=s)) / 2.0, 1e-3 * max(y.max(), 1.0))
+        top = y.max() if ymax is None else ymax
+        return np.maximum((y + _mean(y, s, ybar)) / 2.0, 1e-3 * max(top, 1.0))
 
     def variance(self, mu):
         """V(μ) = μ"""
@@ -308,9 +317,10 @@ class Tweedie(Family):
     def clip_mu(self, mu):
         return mu if self.power == 0 else np.maximum(mu, np.finfo(float).tiny)
 
-    def starting_mu(self, y, s):
-        mu = (y + np.average(y, weights=s)) / 2.0
-        return mu if self.power <= 0 else np.maximum(mu, 1e-3 * max(y.max(), 1.0))
+    def starting_mu(self, y, s, ybar=None, ymax=None):
+        mu = (y + _mean(y, s, ybar)) / 2.0
+        top = y.max() if ymax is None else ymax
+        return mu if self.power <= 0 else np.maximum(mu, 1e-3 * max(top, 1.0))
 
     def variance(self, mu):
         """V(μ) = μᵖ"""

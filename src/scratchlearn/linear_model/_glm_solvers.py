@@ -27,7 +27,10 @@ the next β solves the penalised weighted least squares (X̃ᵀWX̃ + S·diag(pe
 step that increases L (or leaves the mean domain) is halved until it does not. It stops when
 ‖∇L‖∞ ≤ tol, which bounds the coefficient error (see :func:`irls`).
 
-Gradient descent lives in :mod:`._glm_gd`.
+The solvers never see rows: every quantity they need from the data (D, X̃ᵀr, X̃ᵀWz, X̃ᵀWX̃)
+comes from a block statistic of :mod:`._glm_blocks` summed over the row blocks of a
+:class:`~._glm_blocks.GLMData` (one block in memory, the blocks of a Dask array otherwise):
+one pass over the data per evaluation of β. Gradient descent lives in :mod:`._glm_gd`.
 """
 
 import math
@@ -37,6 +40,14 @@ from scipy import linalg
 
 from ..optim import lbfgs
 from ..utils import spd_solve
+from ._glm_blocks import (  # noqa: F401  (Design, working_weights_response re-exported)
+    Design,
+    final_stat,
+    loglike_stat,
+    objective_stat,
+    objective_value,
+    working_weights_response,
+)
 
 __all__ = [
     "Design",
@@ -47,64 +58,8 @@ __all__ = [
     "working_weights_response",
 ]
 
-
-class Design:
-    """X̃ = [X, 1] without forming it: products with the intercept column done separately.
-
-    Appending the column would copy X (16 MB for 100,000 x 20) at every fit. The last product
-    X̃β is kept, read-only: the fit statistics ask again for η at the solution, which the
-    solver's last evaluation computed.
-    """
-
-    def __init__(self, X, fit_intercept):
-        self.X, self.fit_intercept = X, fit_intercept
-        self.shape = (X.shape[0], X.shape[1] + int(fit_intercept))
-        self._last = (None, None)  # (β, X̃β) of the last product
-
-    def dot(self, beta):
-        """η = X̃β = Xw + b (read-only; the same array again for the same β)"""
-        last_beta, last_eta = self._last
-        if last_beta is not None and np.array_equal(beta, last_beta):
-            return last_eta
-        if not self.fit_intercept:
-            eta = self.X @ beta
-        else:
-            eta = self.X @ beta[:-1]  # (n,)
-            eta += beta[-1]
-        eta.flags.writeable = False
-        self._last = (np.array(beta, dtype=float), eta)
-        return eta
-
-    def tdot(self, r):
-        """X̃ᵀr = (Xᵀr, Σr); r of shape (n,) or (n, k) (k products in one pass over X)"""
-        if not self.fit_intercept:
-            return self.X.T @ r
-        return np.concatenate([self.X.T @ r, r.sum(axis=0, keepdims=True)])
-
-    def gram(self, W):
-        """X̃ᵀ diag(W) X̃ = AᵀA with A = diag(√W) X̃, (p, p): one scaled copy of X and a symmetric
-        product (BLAS syrk: half the flops of X̃ᵀ(WX̃)). Weights that are not all ≥ 0 (a Tweedie
-        power < 0 at μ < 0, or NaN) take the general product (X̃ᵀ diag(W)) X̃."""
-        d = self.X.shape[1]
-        if W.min() >= 0:
-            r = np.sqrt(W)  # (n,)
-            A = self.X * r[:, None]  # (n, d)
-            XWX, XW1 = A.T @ A, A.T @ r
-        else:
-            XW = self.X.T * W  # (d, n)
-            XWX, XW1 = XW @ self.X, XW.sum(axis=1)
-        if not self.fit_intercept:
-            return XWX
-        H = np.empty((d + 1, d + 1))
-        H[:d, :d] = XWX
-        H[:d, d] = H[d, :d] = XW1  # X̃ᵀW1: the intercept column
-        H[d, d] = W.sum()
-        return H
-
-
 _EPS = float(np.finfo(float).eps)
 _WHAT = "the IRLS normal equations (X̃ᵀWX̃ + S·diag(penalty))β = X̃ᵀWz"
-_UNIT_VG = {("normal", "identity"), ("poisson", "log"), ("binomial", "logit")}
 
 
 def _design(Xt):
@@ -113,87 +68,73 @@ def _design(Xt):
 
 def glm_objective(beta, Xt, y, s, family, link, penalty, split=None):
     """L(β) = D(β)/(2S) + ½ βᵀ diag(penalty) β and its gradient
-    ∇L = −(1/S) X̃ᵀ[s(y − μ)/(V(μ)g′(μ))] + penalty ⊙ β.
+    ∇L = −(1/S) X̃ᵀ[s(y − μ)/(V(μ)g′(μ))] + penalty ⊙ β, on in-memory data (the one-block
+    case of :meth:`GLMData.objective <._glm_blocks.GLMData.objective>`).
 
     ``split`` = (kernel, Σ sᵢc(yᵢ)) from :meth:`Family.deviance_split` is the fast path: the
     y-only part of the deviance is summed once instead of at every evaluation (same value).
     """
     Xt = _design(Xt)  # a plain (n, p) array, or a Design with an implicit intercept column
-    S = s.sum()
-    eta = Xt.dot(beta)  # (n,)
-    mu = link.inverse(eta)
-    if not family.valid_mu(mu):  # outside the mean domain: an infinitely bad point
-        return np.inf, np.full_like(beta, np.nan)
-    if split is None:
-        dev = s @ family.unit_deviance(y, mu)
-    else:
-        kernel, const = split
-        log_mu = link.log_inverse(eta) if link.name == "log" else None  # log μ = η
-        dev = s @ kernel(y, mu, log_mu) + const
-    J = dev / (2.0 * S) + 0.5 * beta @ (penalty * beta)
-    return float(J), _gradient(Xt, y, s, family, link, penalty, beta, mu, S)
+    kernel, const = split if split is not None else (None, 0.0)
+    t = objective_stat(Xt, y, s, beta, family, link, Xt.fit_intercept, kernel)
+    return objective_value(t, beta, s.sum(), const, penalty)
 
 
-def working_weights_response(family, link, y, s, eta, mu):
-    """W = s/(g′(μ)²V(μ)) and z = η + g′(μ)(y − μ), with μ clipped into the open domain; rows
-    whose W or z is not finite (μ at the edge of the domain, e.g. under separation) get W = 0."""
-    mu = family.clip_mu(mu)
-    gp = link.deriv(mu)  # g′(μ)
-    with np.errstate(all="ignore"):
-        W = s / (gp * gp * family.variance(mu))  # (n,)
-        z = eta + gp * (y - mu)
-    bad = ~(np.isfinite(W) & np.isfinite(z))
-    if bad.any():
-        W, z = np.where(bad, 0.0, W), np.where(bad, 0.0, z)
-    return W, z
+class _Point:
+    """One IRLS evaluation at β (None: the starting μ₀): L, D, ‖∇L‖∞, the penalised
+    X̃ᵀWX̃ + S·diag(penalty) and X̃ᵀWz of the next step, and the noise sum when known."""
+
+    def __init__(self, data, beta, penalty):
+        t = data.irls(beta)
+        S, self.beta = data.S, beta
+        self.noise_sum = t.get("noise")
+        if beta is not None and (t["n_bad"] or not np.isfinite(t["dev"])):
+            self.L = self.dev = np.inf
+            return
+        self.dev = t["dev"]
+        if beta is None:  # at μ₀ no coefficients exist to penalise
+            self.L = self.dev / (2.0 * S)
+            self.g = float(np.max(np.abs(-t["XTr"] / S)))
+        else:
+            self.L = self.dev / (2.0 * S) + 0.5 * beta @ (penalty * beta)
+            self.g = float(np.max(np.abs(-t["XTr"] / S + penalty * beta)))
+        self.H, self.rhs = t["H"], t["XTWz"]
+        self.H[np.diag_indices_from(self.H)] += S * penalty
+
+    def step(self):
+        """β of the penalised weighted least squares at this point."""
+        return spd_solve(self.H, self.rhs, what=_WHAT)
 
 
-def _residual(y, s, family, link, mu):
-    """r = s(y − μ)/(V(μ)g′(μ)), so that ∇L = −(1/S) X̃ᵀr + penalty ⊙ β (μ clipped into the
-    open domain), built in one buffer (in-place ufuncs)."""
-    r = np.subtract(y, mu)  # (n,)
-    r *= s
-    if (family.name, link.name) not in _UNIT_VG:  # V(μ)g′(μ) = 1 for the canonical pairs
-        mu_c = family.clip_mu(mu)  # domain guard: V(μ)g′(μ) stays finite and non-zero
-        r /= family.variance(mu_c) * link.deriv(mu_c)
-    return r
-
-
-def _gradient(Xt, y, s, family, link, penalty, beta, mu, S=None):
-    """∇L = −(1/S) X̃ᵀ[s(y − μ)/(V(μ)g′(μ))] + penalty ⊙ β (μ clipped into the open domain)."""
-    S = s.sum() if S is None else S
-    return -Xt.tdot(_residual(y, s, family, link, mu)) / S + penalty * beta
-
-
-def _irls_start(evaluate, Xt, family, link, y, s, penalty, beta0, beta_fallback):
-    """β₀, (η, μ, L, D) there, and μ₀ when β₀ came from one weighted least squares at μ₀:
-    ``beta0`` when L is finite at it; else the weighted least squares at statsmodels'
-    μ₀ = (y + ȳ)/2; else, when that leaves the mean domain, ``beta_fallback`` (the
-    intercept-only fit)."""
+def _irls_start(data, penalty, beta0, beta_fallback):
+    """(β₀, its point, the μ₀ point or None): ``beta0`` when L is finite at it; else the
+    weighted least squares at statsmodels' μ₀ = (y + ȳ)/2; else, when that leaves the mean
+    domain, ``beta_fallback`` (the intercept-only fit)."""
     if beta0 is not None:
-        state = evaluate(beta0)
-        if np.isfinite(state[2]):
-            return beta0, state, None
-    mu0 = family.starting_mu(y, s)
-    W, z = working_weights_response(family, link, y, s, link.link(mu0), mu0)
-    H = Xt.gram(W)  # X̃ᵀWX̃, (p, p)
-    H[np.diag_indices_from(H)] += s.sum() * penalty
-    beta = spd_solve(H, Xt.tdot(W * z), what=_WHAT)
-    state = evaluate(beta)
-    if np.isfinite(state[2]):
-        return beta, state, mu0
+        point = _Point(data, beta0, penalty)
+        if np.isfinite(point.L):
+            return beta0, point, None
+    at_mu0 = _Point(data, None, penalty)
+    beta = at_mu0.step()
+    point = _Point(data, beta, penalty)
+    if np.isfinite(point.L):
+        return beta, point, at_mu0
     if beta_fallback is not None:
-        state = evaluate(beta_fallback)
-        if np.isfinite(state[2]):
-            return beta_fallback, state, None
+        point = _Point(data, beta_fallback, penalty)
+        if np.isfinite(point.L):
+            return beta_fallback, point, None
     raise ValueError(
         "IRLS could not find coefficients with finite deviance from the starting values; try "
         "another link (e.g. 'log') or scale the features."
     )
 
 
-def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=None, split=None):
+def irls(data, penalty, beta0, max_iter, tol, beta_fallback=None):
     """(X̃ᵀWX̃ + S·diag(penalty))β = X̃ᵀWz with z = η + g′(μ)(y − μ), W = s/(g′(μ)²V(μ)).
+
+    ``data`` is a :class:`~._glm_blocks.GLMData`: each evaluation of a β is one pass over it
+    (:func:`~._glm_blocks.irls_stat`), which gives L and ‖∇L‖∞ there and the normal equations
+    of the next step at once.
 
     Stops when ‖∇L(β)‖∞ ≤ tol ("grad_norm"). That bounds the coefficient error: where L is
     μ-strongly convex around its minimiser β*, ‖β − β*‖₂ ≤ ‖∇L(β)‖₂/μ ≤ √p·tol/μ. (A rule on
@@ -202,7 +143,7 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
 
     A step that raises L by more than its rounding noise (or leaves the mean domain) is halved,
     up to 40 times. That noise is 64ε(|L| + Σ sᵢ|kᵢ|/(2S) + |Σ sᵢcᵢ|/(2S)), with d = k(y, μ) +
-    c(y) the family's split of the unit deviance (``split``): the rounding of the terms whose
+    c(y) the family's split of the unit deviance: the rounding of the terms whose
     cancellation makes D, not just of their small difference L (a saturated binomial fit has
     L* = 0 from O(1) terms). Steps within the noise are taken, since Fisher scoring keeps
     contracting the coefficients below the objective's resolution. The run stops with
@@ -218,94 +159,67 @@ def irls(Xt, y, s, family, link, penalty, beta0, max_iter, tol, beta_fallback=No
     its least squares as the first iteration; its entry has L = D(μ₀)/(2S) and the gradient's
     deviance part (no coefficients exist there to penalise).
     """
-    Xt = _design(Xt)
-    S = s.sum()
+    S = data.S
 
-    def evaluate(beta):
-        eta = Xt.dot(beta)
-        mu = link.inverse(eta)
-        if not family.valid_mu(mu):
-            return eta, mu, np.inf, np.inf
-        dev = family.deviance(y, mu, s)  # exact form: the stopping rule needs its precision
-        if not np.isfinite(dev):
-            return eta, mu, np.inf, np.inf
-        return eta, mu, dev / (2.0 * S) + 0.5 * beta @ (penalty * beta), dev
+    def noise_at(point):
+        """64ε(|L| + Σ sᵢ|kᵢ|/(2S) + |Σ sᵢcᵢ|/(2S)): the rounding noise of L at the point."""
+        k = point.noise_sum if point.noise_sum is not None else data.noise(point.beta)
+        return 64 * _EPS * (abs(point.L) + float(k + abs(data.c_sum)) / (2.0 * S))
 
-    kernel, c_sum = split if split is not None else (family.unit_deviance, 0.0)
-
-    def noise_at(L, mu):
-        """64ε(|L| + Σ sᵢ|kᵢ|/(2S) + |Σ sᵢcᵢ|/(2S)): the rounding noise of L at μ."""
-        with np.errstate(all="ignore"):
-            res = float(s @ np.abs(kernel(y, family.clip_mu(mu))) + abs(c_sum)) / (2.0 * S)
-        return 64 * _EPS * (abs(L) + res)
-
-    def record(beta, eta, mu, L, dev):
-        """History entry at β; returns ‖∇L‖∞ and the next step's W and X̃ᵀWz at the same μ
-        (X̃ᵀ applied to [r, Wz] in one pass over X, r as in :func:`_residual`)."""
-        W, z = working_weights_response(family, link, y, s, eta, mu)
-        T = Xt.tdot(np.column_stack([_residual(y, s, family, link, mu), W * z]))  # (p, 2)
-        g = float(np.max(np.abs(-T[:, 0] / S + penalty * beta)))
-        hist["objective"].append(float(L)), hist["deviance"].append(float(dev))
-        hist["grad_norm"].append(g)
-        return g, W, T[:, 1]
+    def record(point):
+        hist["objective"].append(float(point.L)), hist["deviance"].append(float(point.dev))
+        hist["grad_norm"].append(point.g)
 
     hist = {"objective": [], "deviance": [], "grad_norm": []}
-    beta, (eta, mu, L, dev), mu0 = _irls_start(
-        evaluate, Xt, family, link, y, s, penalty, beta0, beta_fallback
-    )
+    beta, cur, at_mu0 = _irls_start(data, penalty, beta0, beta_fallback)
     it = 0
-    if mu0 is not None:  # the start is μ₀ and the first iteration its least squares
-        dev0 = family.deviance(y, mu0, s)
-        g0 = float(
-            np.max(np.abs(_gradient(Xt, y, s, family, link, penalty, np.zeros_like(beta), mu0, S)))
-        )
-        hist["objective"].append(dev0 / (2.0 * S)), hist["deviance"].append(float(dev0))
-        hist["grad_norm"].append(g0)
+    if at_mu0 is not None:  # the start is μ₀ and the first iteration its least squares
+        record(at_mu0)
         it = 1
-    g_best, W, rhs = record(beta, eta, mu, L, dev)
+    record(cur)
+    g_best = cur.g
     stop = "grad_norm" if g_best <= tol else None
     n_stuck = 0
     while stop is None and it < max_iter:
-        H = Xt.gram(W)  # X̃ᵀWX̃, (p, p)
-        H[np.diag_indices_from(H)] += S * penalty
-        beta_new = spd_solve(H, rhs, what=_WHAT)
-        eta_new, mu_new, L_new, dev_new = evaluate(beta_new)
-        noise = None  # rounding noise of L at μ: only a rising or flat step needs it
-        if not (L_new <= L):
-            noise = noise_at(L, mu)
+        beta_new = cur.step()
+        new = _Point(data, beta_new, penalty)
+        noise = None  # rounding noise of L at the current point: only a rising step needs it
+        if not (new.L <= cur.L):
+            noise = noise_at(cur)
         halvings = 0
-        while not (L_new <= L + (noise or 0.0)) and halvings < 40:  # step halving
+        while not (new.L <= cur.L + (noise or 0.0)) and halvings < 40:  # step halving
             beta_new = 0.5 * (beta + beta_new)
-            eta_new, mu_new, L_new, dev_new = evaluate(beta_new)
+            new = _Point(data, beta_new, penalty)
             halvings += 1
-        if not (L_new <= L + (noise or 0.0)):
+        if not (new.L <= cur.L + (noise or 0.0)):
             stop = "stalled"  # no halved step keeps L from rising: at its resolution
             break
         it += 1
-        L_old, mu_old = L, mu
-        beta, eta, mu, L = beta_new, eta_new, mu_new, L_new
-        g, W, rhs = record(beta, eta, mu, L, dev_new)
-        if g > 0.9 * g_best:  # no new best: is L flat, |ΔL| within its noise?
-            noise = noise_at(L_old, mu_old) if noise is None else noise
-            n_stuck = n_stuck + 1 if abs(L_old - L) <= noise else 0
+        old = cur
+        beta, cur = beta_new, new
+        record(cur)
+        if cur.g > 0.9 * g_best:  # no new best: is L flat, |ΔL| within its noise?
+            noise = noise_at(old) if noise is None else noise
+            n_stuck = n_stuck + 1 if abs(old.L - cur.L) <= noise else 0
         else:
             n_stuck = 0
-        g_best = min(g_best, g)
-        if g <= tol:
+        g_best = min(g_best, cur.g)
+        if cur.g <= tol:
             stop = "grad_norm"
         elif n_stuck >= 3:
             stop = "stalled"
     return beta, it, stop or "max_iter", hist
 
 
-def lbfgs_solve(Xt, y, s, family, link, penalty, beta0, max_iter, tol, split=None):
-    """min_β L(β) by L-BFGS (:func:`scratchlearn.optim.lbfgs`) on :func:`glm_objective`, stopping
-    when ‖∇L‖∞ ≤ tol ("grad_norm"; no stop on the change of L, which is flat to second order
-    at the minimum); a failed line search ends it with "stalled". Returns (β, n_iter,
-    stop_reason, history {"objective", "grad_norm"})."""
+def lbfgs_solve(data, penalty, beta0, max_iter, tol):
+    """min_β L(β) by L-BFGS (:func:`scratchlearn.optim.lbfgs`) on
+    :meth:`GLMData.objective <._glm_blocks.GLMData.objective>` (one pass over the data per
+    evaluation), stopping when ‖∇L‖∞ ≤ tol ("grad_norm"; no stop on the change of L, which is
+    flat to second order at the minimum); a failed line search ends it with "stalled". Returns
+    (β, n_iter, stop_reason, history {"objective", "grad_norm"})."""
 
     def fun(beta):
-        return glm_objective(beta, Xt, y, s, family, link, penalty, split)
+        return data.objective(beta, penalty)
 
     with np.errstate(all="ignore"):  # trial points outside the mean domain give L = inf
         res = lbfgs(fun, beta0, gtol=tol, ftol=0.0, max_iter=max_iter, warn=False)
@@ -327,42 +241,45 @@ def _inverse_diagonal(A):
 
 
 # -- fit statistics -----------------------------------------------------------------------------
-def fit_statistics(Xt, y, s, family, link, beta, split, alpha, series_loglike=True):
+def fit_statistics(data, beta, alpha, series_loglike=True):
     """D = Σ sᵢ d(yᵢ, μᵢ), the null deviance (μ = weighted ȳ, or g⁻¹(0) without an intercept),
     φ̂ = Σ sᵢ(yᵢ − μᵢ)²/V(μᵢ) / (n − p), ℓ at φ = scale, AIC = −2ℓ + 2p, BIC = −2ℓ + p log n and
     se = √diag(φ(X̃ᵀWX̃)⁻¹) (NaN when alpha > 0). Keys: deviance, null_deviance, dispersion,
-    scale, llf, aic, bic, bse.
+    scale, llf, aic, bic, bse, and n_edge (binomial μ within 10ε of 0 or 1). One pass over the
+    data (:func:`~._glm_blocks.final_stat`), and a second for ℓ (it needs φ).
 
     ``series_loglike=False`` skips the one log-likelihood that is an infinite series, the
     compound Poisson-gamma (Tweedie 1 < p < 2: Wright's Bessel function per positive yᵢ, many
     times the cost of the fit), leaving ℓ, AIC and BIC NaN."""
-    Xt = _design(Xt)
-    n, p = Xt.shape
-    eta = Xt.dot(beta)
-    mu = link.inverse(eta)
-    log_mu = link.log_inverse(eta) if link.name == "log" else None  # log μ = η
-    kernel, const = split  # D = Σ sᵢ kernel(yᵢ, μᵢ) + const, the y-only part summed once
-    out = {"deviance": max(float(s @ kernel(y, mu, log_mu) + const), 0.0)}
-    mu0 = np.average(y, weights=s) if Xt.fit_intercept else link.inverse(np.zeros(1))[0]
-    log_mu0 = np.full(n, math.log(mu0)) if mu0 > 0 else None  # one log for the constant μ₀
-    out["null_deviance"] = max(float(s @ kernel(y, np.full(n, mu0), log_mu0) + const), 0.0)
-    V = family.variance(mu)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out["dispersion"] = float(np.sum(s * (y - mu) ** 2 / V) / (n - p)) if n > p else np.nan
+    family, link = data.family, data.link
+    n, p = data.n, data.p
+    mu0 = data.ybar if data.fit_intercept else link.inverse(np.zeros(1))[0]
+    normal_identity = family.name == "normal" and link.name == "identity"
+    known = 1.0 if family.fixed_scale and not normal_identity else None  # ℓ in the same pass
+    t = data._reduce(
+        final_stat, beta, family, link, data.fit_intercept, data.kernel, mu0, alpha == 0, known
+    )
+    out = {"deviance": max(t["dev"] + data.c_sum, 0.0)}
+    out["null_deviance"] = max(t["null"] + data.c_sum, 0.0)
+    out["dispersion"] = float(t["pearson"] / (n - p)) if n > p else np.nan
     scale = out["scale"] = 1.0 if family.fixed_scale else out["dispersion"]
-    if family.name == "normal" and link.name == "identity":
-        llf_scale = float(np.sum(s * (y - mu) ** 2) / n)  # concentrated likelihood
+    if normal_identity:
+        llf_scale = float(t["rss"] / n)  # concentrated likelihood
     else:
         llf_scale = scale
     skip = not series_loglike and family.name == "tweedie" and 1 < family.power < 2
-    with np.errstate(all="ignore"):
-        ok = llf_scale > 0 and not skip
-        llf = out["llf"] = family.loglike(y, mu, s, llf_scale) if ok else np.nan
+    ok = llf_scale > 0 and not skip
+    if not ok:
+        llf = np.nan
+    elif known is not None:
+        llf = float(t["llf"])
+    else:  # φ estimated from this pass's Pearson χ²: a second pass
+        llf = float(data._reduce(loglike_stat, beta, family, link, data.fit_intercept, llf_scale))
+    out["llf"] = llf
     out["aic"] = -2.0 * llf + 2.0 * p
     out["bic"] = -2.0 * llf + p * math.log(n)
     out["bse"] = np.full(p, np.nan)
     if alpha == 0 and np.isfinite(scale):
-        W = working_weights_response(family, link, y, s, Xt.dot(beta), mu)[0]
-        info = Xt.gram(W)  # Fisher information I = X̃ᵀWX̃ (φ = 1)
-        out["bse"] = np.sqrt(scale * _inverse_diagonal(info))
+        out["bse"] = np.sqrt(scale * _inverse_diagonal(t["info"]))
+    out["n_edge"] = t["n_edge"]
     return out

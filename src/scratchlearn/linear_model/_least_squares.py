@@ -18,7 +18,10 @@ Objective
 
 Exact solvers. The normal equations G w = XcᵀW yc are solved by a Cholesky factorisation of
 G (:func:`scratchlearn.utils.spd_solve`), or by the singular value decomposition of √W Xc
-(LAPACK ``gelsd``), which returns the minimum-norm solution when Xc is rank deficient.
+(LAPACK ``gelsd``), which returns the minimum-norm solution when Xc is rank deficient. Both see
+the data only through a statistic of its rows (``_block_stats``): G and XcᵀWyc are blocks of
+the centred moments of [X y]; the SVD is taken of the d × d factor Rₓₓ of the QR of
+√W·[Xc yc], which has the singular values and right singular vectors of √W·Xc itself.
 Forming G squares the condition number (κ(G) = κ(Xc)²), so Cholesky loses about twice as many
 digits as a factorisation of Xc itself. ``solver="auto"`` therefore *chooses* Cholesky only
 when the condition number of the column-scaled Gram matrix (its correlation matrix, which is
@@ -54,10 +57,11 @@ from ..utils import (
     StrOptions,
     check_is_fitted,
     check_sample_weight,
-    min_norm_lstsq,
     spd_solve,
 )
-from ._base import LinearModel, center_data, gram, rescale_rows, set_intercept, standardise
+from ..utils._dask import is_dask_collection
+from ._base import LinearModel, set_intercept, standardise
+from ._block_stats import check_dask_fit, lstsq_from_r, moments, r_factor
 from ._ridge import Ridge
 
 __all__ = [
@@ -83,14 +87,6 @@ def gram_condition(G):
     return np.inf if ev[0] <= 0 else ev[-1] / ev[0]
 
 
-def _svd_solution(Xc, yc, s_eff, x_offset):
-    """w = argmin ‖√W (Xc w − yc)‖ of least norm, from the SVD of √W Xc (densified if sparse)."""
-    if sp.issparse(Xc):  # the SVD needs the dense centred matrix
-        Xc = Xc.toarray() - x_offset
-    Xs, ys = (Xc, yc) if s_eff is None else rescale_rows(Xc, yc, s_eff)
-    return min_norm_lstsq(Xs, ys)
-
-
 def _singular_by_shape_warning(n, d):
     warnings.warn(
         f"the normal equations XcᵀWXc w = XcᵀWyc are singular by construction with n={n} "
@@ -103,33 +99,42 @@ def _singular_by_shape_warning(n, d):
 def least_squares(X, y, s, *, fit_intercept, solver):
     """Exact weighted least squares; returns (w of shape (k, d) or (d,), b, solver used).
 
-    "auto" chooses Cholesky of G = XcᵀWXc when the column-scaled κ(G) < 1e6 (and never for a
-    dense X with fewer samples than features, where G is singular), the SVD of √W Xc otherwise.
-    "normal" insists on Cholesky and falls back to that SVD, with a LinAlgWarning, when G is
-    singular. "lstsq" always takes the SVD (densifying a sparse X)."""
-    Xc, yc, x_offset, y_offset = center_data(X, y, fit_intercept=fit_intercept, sample_weight=s)
-    s_eff = None if np.all(s == 1.0) else s
+    The data enter only through the block statistics of ``_block_stats``: the centred moments
+    (G = XcᵀWXc and c = XcᵀWyc) for Cholesky, the R factor of √W·[Xc yc] for the SVD. X may be
+    NumPy, sparse (s None for unit weights, else an array) or Dask (s None or Dask).
+
+    "auto" chooses Cholesky of G when the column-scaled κ(G) < 1e6 (and never for a dense X
+    with fewer samples than features, where G is singular), the SVD of √W Xc otherwise, taken
+    as the SVD of its d × d factor Rₓₓ. "normal" insists on Cholesky and falls back to that SVD,
+    with a LinAlgWarning, when G is singular. "lstsq" always takes the SVD (densifying a sparse
+    X). On Dask each statistic is one pass over the data: "auto" on an ill-conditioned X and a
+    Cholesky breakdown cost a second one."""
     n, d = X.shape
     singular = n - int(fit_intercept) < d and not sp.issparse(X)  # rank(Xc) < d for sure
-    w, used = None, "lstsq"
+    w, used, st = None, "lstsq", None
     if solver == "normal" and singular:
         _singular_by_shape_warning(n, d)
     elif solver == "normal" or (solver == "auto" and not singular):
-        G, c = gram(Xc, yc, s_eff, x_offset, fit_intercept)
+        st = moments(X, y, s, fit_intercept=fit_intercept)
+        G, c = st["C"][:d, :d], st["C"][:d, d:]  # XcᵀWXc (d, d), XcᵀWyc (d, k)
         if solver == "normal" or gram_condition(G) < _GRAM_COND_MAX:
             used = "normal"
 
             def svd_fallback():  # the SVD of √W·Xc keeps twice the digits of one of G
                 nonlocal used
                 used = "lstsq"
-                return _svd_solution(Xc, yc, s_eff, x_offset)
+                return lstsq_from_r(r_factor(X, y, s, fit_intercept=fit_intercept)["R"], d, n)
 
             w = spd_solve(
                 G, c, fallback=svd_fallback, what="the normal equations XcᵀWXc w = XcᵀWyc"
             )
     if w is None:
-        w = _svd_solution(Xc, yc, s_eff, x_offset)
-    w = w.T  # (d,) or (k, d)
+        st = r_factor(X, y, s, fit_intercept=fit_intercept)
+        w = lstsq_from_r(st["R"], d, n)
+    x_offset, y_offset = st["mean"][:d], st["mean"][d:]  # x̄ (d,), ȳ (k,)
+    w = w.T  # (k, d)
+    if y.ndim == 1:
+        w, y_offset = w[0], y_offset[0]
     return w, set_intercept(w, x_offset, y_offset, fit_intercept), used
 
 
@@ -225,6 +230,19 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
     copy_X : bool, default=True
         Kept for scikit-learn compatibility: X is never modified in place.
 
+    Dask
+    ----
+    X may be a Dask array or DataFrame (y and ``sample_weight`` NumPy or Dask; the exact
+    solvers only). Each row block computes its statistic where it lives: for "normal" its
+    weight N = Σsᵢ, mean z̄ and centred cross-products C = Σ sᵢ(zᵢ − z̄)(zᵢ − z̄)ᵀ of z = [x y];
+    for "lstsq" the same weight and mean with the R factor of √W·(Z − z̄) instead of C. Blocks
+    merge pairwise, in a tree, by Chan, Golub and LeVeque's update (C gains (N_aN_b/N)δδᵀ,
+    δ the difference of the means; R is re-factorised from [R_a; R_b; √(N_aN_b/N)δᵀ]), so only
+    (p² + p + 1)·8 bytes travel per block, p = d + k, whatever the rows. One pass over the
+    data; "auto" makes a second (for R) when the Gram matrix is ill conditioned, and so does
+    a Cholesky breakdown. The fitted model holds NumPy arrays; ``predict`` on a Dask array
+    returns a Dask array, computed block by block. ``solver="gd"`` refuses Dask input.
+
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
@@ -273,49 +291,59 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
-        t.update(X_types=["2darray", "sparse"], multi_output=True)
+        t.update(X_types=["2darray", "sparse"], multi_output=True, dask=True)
         return t
 
     def fit(self, X, y, sample_weight=None):
         """Fit the least-squares coefficients; returns self."""
         self._validate_params()
-        X, y = self._validate_data(
-            X,
-            y,
-            accept_sparse=["csr", "csc"] if self.solver != "gd" else False,
-            dtype=np.float64,
-            y_numeric=True,
-            multi_output=True,
-        )
-        y = np.asarray(y, dtype=np.float64)
-        s = check_sample_weight(sample_weight, X)
-        if self.solver != "gd":
-            w, b, self.solver_ = least_squares(
-                X, y, s, fit_intercept=self.fit_intercept, solver=self.solver
+        if is_dask_collection(X):
+            if self.solver == "gd":
+                raise ValueError(
+                    "LinearRegression(solver='gd') does not fit on Dask input (an iteration "
+                    "would be a pass over the data); the exact solvers 'auto', 'normal' and "
+                    "'lstsq' do, in one pass (two for an ill-conditioned 'auto')."
+                )
+            X, y, s = check_dask_fit(self, X, y, sample_weight)
+        else:
+            X, y = self._validate_data(
+                X,
+                y,
+                accept_sparse=["csr", "csc"] if self.solver != "gd" else False,
+                dtype=np.float64,
+                y_numeric=True,
+                multi_output=True,
             )
-            self.coef_, self.intercept_ = w, b
-            self._record_fit(1, None, "converged", criterion="a direct solve")
-            return self
-        if y.ndim > 1:
-            raise ValueError("solver='gd' fits a single target; y must be 1-dimensional.")
-        self.coef_, self.intercept_, res = least_squares_gd(
-            X,
-            y,
-            s,
-            fit_intercept=self.fit_intercept,
-            learning_rate=self.learning_rate,
-            max_iter=self.max_iter,
-            tol=self.tol,
-            gtol=self.gtol,
+            y = np.asarray(y, dtype=np.float64)
+            s = check_sample_weight(sample_weight, X)
+            if self.solver == "gd":
+                if y.ndim > 1:
+                    raise ValueError("solver='gd' fits a single target; y must be 1-dimensional.")
+                self.coef_, self.intercept_, res = least_squares_gd(
+                    X,
+                    y,
+                    s,
+                    fit_intercept=self.fit_intercept,
+                    learning_rate=self.learning_rate,
+                    max_iter=self.max_iter,
+                    tol=self.tol,
+                    gtol=self.gtol,
+                )
+                self.solver_ = "gd"
+                self._record_fit(
+                    res.n_iter,
+                    res.history,
+                    res.stop_reason,
+                    criterion=f"|ΔJ| <= tol={self.tol} or ‖∇J‖₂ <= gtol={self.gtol}",
+                    met={"cost_change", "grad_norm"},
+                )
+                return self
+            s = None if np.all(s == 1.0) else s  # unit weights: the cheaper statistics
+        w, b, self.solver_ = least_squares(
+            X, y, s, fit_intercept=self.fit_intercept, solver=self.solver
         )
-        self.solver_ = "gd"
-        self._record_fit(
-            res.n_iter,
-            res.history,
-            res.stop_reason,
-            criterion=f"|ΔJ| <= tol={self.tol} or ‖∇J‖₂ <= gtol={self.gtol}",
-            met={"cost_change", "grad_norm"},
-        )
+        self.coef_, self.intercept_ = w, b
+        self._record_fit(1, None, "converged", criterion="a direct solve")
         return self
 
 

@@ -19,7 +19,8 @@ The seed's form (1/2n)‖y − Xw − b‖² + λ‖w‖² is the same problem s
 
 * primal:  (XcᵀXc + αI) w = Xcᵀyc                   (d × d, Cholesky; best when d <= n)
 * dual:    (XcXcᵀ + αI) c = yc,  w = Xcᵀc           (n × n, Cholesky; best when d > n)
-* SVD:     w = V diag(σ / (σ² + α)) Uᵀyc            (robust, also for α = 0)
+* SVD:     w = V diag(σ / (σ² + α)) Uᵀyc            (robust, also for α = 0; taken of the
+           d × d factor Rₓₓ of √W·[Xc yc] = QR, which shares σ and V, ``_block_stats``)
 * CG:      conjugate gradients on the primal system with matrix-vector products only, so a
            sparse X is never densified; the centring is applied implicitly,
            Xc v = X v − 1 (x̄ᵀv).
@@ -43,7 +44,9 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator, RegressorMixin
 from ..utils import Interval, StrOptions, check_sample_weight, spd_solve
-from ._base import LinearModel, center_data, gram, rescale_rows, set_intercept
+from ..utils._dask import is_dask_collection
+from ._base import LinearModel, center_data, rescale_rows, set_intercept
+from ._block_stats import check_dask_fit, moments, r_factor
 
 __all__ = ["Ridge", "ridge_primal", "ridge_dual", "ridge_svd", "ridge_cg"]
 
@@ -89,11 +92,15 @@ def ridge_dual(X, Y, alpha):
     return X.T @ C  # (d, k)
 
 
-def ridge_svd(X, Y, alpha):
-    """w = V diag(σ/(σ² + α)) Uᵀ y; singular values below the rank cut-off are dropped, so
-    α = 0 gives the minimum-norm least-squares solution."""
+def ridge_svd(X, Y, alpha, n_rows=None):
+    """w = V diag(σ/(σ² + α)) Uᵀ y; singular values below the rank cut-off
+    max(n, d)·ε·σ_max are dropped, so α = 0 gives the minimum-norm least-squares solution.
+
+    X may be the data √W·Xc (n, d) or its factor Rₓₓ (d, d) with Y = Rₓᵧ (``_block_stats``):
+    same σ and V, and Uᵀy is the same. ``n_rows`` is then the data's n, for the same cut-off."""
     U, sig, Vt = sla.svd(X, full_matrices=False, check_finite=False)
-    keep = sig > sig.max(initial=0.0) * max(X.shape) * np.finfo(float).eps
+    rows = X.shape[0] if n_rows is None else n_rows
+    keep = sig > sig.max(initial=0.0) * max(rows, X.shape[1]) * np.finfo(float).eps
     U, sig, Vt = U[:, keep], sig[keep], Vt[keep]
     UtY = U.T @ Y  # (r, k)
     factor = sig[:, None] / (sig[:, None] ** 2 + alpha[None, :])  # (r, k)
@@ -166,6 +173,16 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
     copy_X : bool, default=True
         Kept for scikit-learn compatibility: X is never modified in place.
 
+    Dask
+    ----
+    X may be a Dask array or DataFrame (y and ``sample_weight`` NumPy or Dask). "cholesky"
+    and "svd" use the statistics of :class:`LinearRegression` ("normal" and "lstsq": per
+    block, the weight, mean and centred cross-products of [x y], or its R factor, merged by
+    Chan's update, (p² + p + 1)·8 bytes per block for p = d + k) and add α after the merge,
+    in one pass over the data (a Cholesky breakdown adds one for R). "auto" means "cholesky"
+    on Dask. "dual" (an n × n kernel matrix) and "sparse_cg" (a pass per iteration) refuse
+    Dask input, as do blocks of sparse matrices. ``predict`` on a Dask array is lazy.
+
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
@@ -206,36 +223,54 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
-        t.update(X_types=["2darray", "sparse"], multi_output=True)
+        t.update(X_types=["2darray", "sparse"], multi_output=True, dask=True)
         return t
 
     def fit(self, X, y, sample_weight=None):
         """Solve the penalised least-squares problem; returns self."""
         self._validate_params()
-        X, y = self._validate_data(
-            X, y, accept_sparse=["csr", "csc"], dtype=np.float64, y_numeric=True, multi_output=True
-        )
-        y = np.asarray(y, dtype=np.float64)
-        s = check_sample_weight(sample_weight, X)
+        if is_dask_collection(X):
+            self._choose_solver(X)  # refuses "dual" and "sparse_cg" before any work
+            X, y, s = check_dask_fit(self, X, y, sample_weight)
+        else:
+            X, y = self._validate_data(
+                X,
+                y,
+                accept_sparse=["csr", "csc"],
+                dtype=np.float64,
+                y_numeric=True,
+                multi_output=True,
+            )
+            y = np.asarray(y, dtype=np.float64)
+            s = check_sample_weight(sample_weight, X)
         one_target = y.ndim == 1
-        Y = y.reshape(len(y), -1)  # (n, k)
-        alpha = np.broadcast_to(np.asarray(self.alpha, dtype=np.float64), (Y.shape[1],))
+        k = 1 if one_target else y.shape[1]
+        alpha = np.broadcast_to(np.asarray(self.alpha, dtype=np.float64), (k,))
         if np.any(alpha < 0) or alpha.ndim != 1:
             raise ValueError(f"alpha must be non-negative, one value per target; got {alpha}.")
-        Xc, Yc, x_off, y_off = center_data(X, Y, fit_intercept=self.fit_intercept, sample_weight=s)
-        solver = self._choose_solver(Xc)
-        if solver == "sparse_cg":
-            W, n_iter, histories, converged = self._solve_cg(Xc, Yc, s, x_off, alpha)
-            self.solver_ = "sparse_cg"
-            self._record_fit(
-                n_iter,
-                histories[0] if one_target else histories,
-                "converged" if all(converged) else "max_iter",
-                criterion=f"sparse_cg: ‖r‖₂ <= tol·‖XcᵀWyc‖₂ with tol={self.tol}",
-            )
-        else:
-            W, self.solver_ = self._solve_direct(solver, Xc, Yc, s, x_off, alpha)
+        solver = self._choose_solver(X)
+        if solver in ("cholesky", "svd"):
+            s_eff = None if s is None or (isinstance(s, np.ndarray) and np.all(s == 1.0)) else s
+            W, x_off, y_off, self.solver_ = self._solve_from_stats(solver, X, y, s_eff, alpha)
             self._record_fit(1, None, "converged", criterion="a direct solve")
+        else:
+            Y = y.reshape(len(y), -1)  # (n, k)
+            Xc, Yc, x_off, y_off = center_data(
+                X, Y, fit_intercept=self.fit_intercept, sample_weight=s
+            )
+            if solver == "sparse_cg":
+                W, n_iter, histories, converged = self._solve_cg(Xc, Yc, s, x_off, alpha)
+                self.solver_ = "sparse_cg"
+                self._record_fit(
+                    n_iter,
+                    histories[0] if one_target else histories,
+                    "converged" if all(converged) else "max_iter",
+                    criterion=f"sparse_cg: ‖r‖₂ <= tol·‖XcᵀWyc‖₂ with tol={self.tol}",
+                )
+            else:
+                Xs, Ys = (Xc, Yc) if np.all(s == 1.0) else rescale_rows(Xc, Yc, s)
+                W, self.solver_ = ridge_dual(Xs, Ys, alpha), "dual"
+                self._record_fit(1, None, "converged", criterion="a direct solve")
         coef = W.T  # (k, d)
         intercept = set_intercept(coef, x_off, y_off, self.fit_intercept)
         if one_target:
@@ -243,36 +278,43 @@ class Ridge(LinearModel, RegressorMixin, BaseEstimator):
         self.coef_, self.intercept_ = coef, intercept
         return self
 
-    def _choose_solver(self, Xc):
+    def _choose_solver(self, X):
+        if is_dask_collection(X):
+            if self.solver in ("dual", "sparse_cg"):
+                raise ValueError(
+                    f"Ridge(solver={self.solver!r}) does not fit on Dask input: its work grows "
+                    "with the rows (an n × n kernel matrix, or one pass over the data per "
+                    "conjugate-gradient step). 'auto' (= 'cholesky'), 'cholesky' and 'svd' "
+                    "fit in one pass from (d + k)² statistics."
+                )
+            return "cholesky" if self.solver == "auto" else self.solver
         if self.solver != "auto":
             return self.solver
-        n, d = Xc.shape
-        if sp.issparse(Xc):
+        n, d = X.shape
+        if sp.issparse(X):
             return "cholesky" if d <= 2000 else "sparse_cg"
         return "cholesky" if d <= n else "dual"
 
-    def _solve_direct(self, solver, Xc, Yc, s, x_off, alpha):
-        """W (d, k) by "cholesky", "dual" or "svd"; returns (W, solver used)."""
-        s_eff = None if np.all(s == 1.0) else s
+    def _solve_from_stats(self, solver, X, y, s, alpha):
+        """W (d, k) by "cholesky" (the moments: G = XcᵀWXc, c = XcᵀWYc) or "svd" (the R factor
+        of √W·[Xc Yc]); returns (W, x̄, ȳ, solver used)."""
+        n, d = X.shape
+        fit_intercept = self.fit_intercept
+        r_stats = []  # computed once, when first needed (on Dask: one more pass)
 
-        def scaled_dense():  # (√W Xc, √W Yc), densifying a sparse Xc
-            Xd = Xc.toarray() - x_off if sp.issparse(Xc) else Xc
-            return (Xd, Yc) if s_eff is None else rescale_rows(Xd, Yc, s_eff)
+        def svd_of_r(cols):  # Rₓₓ has the σ and V of √W·Xc, and Rₓᵧ is its Uᵀ√W·Yc
+            if not r_stats:
+                r_stats.append(r_factor(X, y, s, fit_intercept=fit_intercept))
+            R = r_stats[0]["R"]
+            return ridge_svd(R[:d, :d], R[:d, d:][:, cols], alpha[cols], n_rows=n)
 
         if solver == "cholesky":
-            used = ["cholesky"]
-
-            def svd_fallback(cols):
-                used[0] = "svd"
-                Xs, Ys = scaled_dense()
-                return ridge_svd(Xs, Ys[:, cols], alpha[cols])
-
-            G, c = gram(Xc, Yc, s_eff, x_off, self.fit_intercept)
-            return ridge_primal(G, c, alpha, svd_fallback), used[0]
-        Xs, Ys = scaled_dense()
-        if solver == "dual":
-            return ridge_dual(Xs, Ys, alpha), "dual"
-        return ridge_svd(Xs, Ys, alpha), "svd"
+            st = moments(X, y, s, fit_intercept=fit_intercept)
+            W = ridge_primal(st["C"][:d, :d], st["C"][:d, d:], alpha, svd_of_r)
+        else:
+            W = svd_of_r(slice(None))
+            st = r_stats[0]
+        return W, st["mean"][:d], st["mean"][d:], "svd" if r_stats else "cholesky"
 
     def _solve_cg(self, Xc, Yc, s, x_off, alpha):
         """:func:`ridge_cg` with the weights √s folded into Xc and Yc."""

@@ -15,18 +15,33 @@ it into predictions and posteriors, normalising once in log space:
 (the subtracted term is the evidence ``log P(x_i)``), so no probability is ever multiplied raw.
 
 The base class also owns the bookkeeping that ``fit`` and ``partial_fit`` share: the hyperparameter
-and data validation, ``classes_``, the label-to-index encoding, sample weights and the one-hot
-weighted label matrix ``Y`` (n, K) from which every count is a matrix product ``Yᵀ X``.
-Subclasses implement four small hooks: ``_check_X`` (validation), ``_init_counters``,
-``_update_counts`` (add one batch) and ``_update_model`` (derive the probabilities), plus
-``_explain_terms`` for :meth:`explain`.
+and data validation, ``classes_`` and sample weights. Every variant's fit is a *statistic of the
+rows keyed by class*: a block of rows gives its sorted labels and, per label, counts, sums or
+centred moments (built from the one-hot weighted label matrix ``Y`` (n, K), every count a
+product ``Yᵀ X``); two blocks' statistics combine by taking the union of their labels and
+adding (or Chan-merging) the rows of the same label. So
+
+- ``fit`` in memory is the statistic of one block, the whole data;
+- ``fit`` on a Dask array or DataFrame computes the statistic of every row block where it lives
+  and tree-combines them (:func:`~scratchlearn.utils._blocks.block_reduce`): one pass over the
+  data, the classes gathered in the same pass, only K·d-sized statistics travelling;
+- ``partial_fit`` combines the running statistic with the new batch's, by the same function.
+
+Subclasses implement the hooks: ``_block_stat`` and ``_combine`` (module-level functions, sent
+to the workers), ``_stat_args`` (their extra arguments), ``_zero_state`` / ``_state`` /
+``_set_state`` (the running statistic as attributes), ``_update_model`` (derive the
+probabilities), ``_check_X`` (validation), ``_joint_log_likelihood`` and ``_explain_terms``.
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
+from ..utils._blocks import block_reduce
+from ..utils._dask import check_dask_data, is_dask_collection, map_rows
 from ..utils.extmath import logsumexp
 from ..utils.multiclass import check_classification_targets
 from ..utils.validation import (
@@ -37,7 +52,55 @@ from ..utils.validation import (
 )
 from ._explain import NaiveBayesExplanation
 
-__all__ = ["_BaseNB", "class_log_prior"]
+__all__ = ["_BaseNB", "class_log_prior", "encode_labels", "one_hot", "align_classes"]
+
+
+def encode_labels(y):
+    """(classes (K,), idx (n,)): a block's sorted distinct labels and each row's index in them."""
+    return np.unique(y, return_inverse=True)
+
+
+def one_hot(idx, K, w):
+    """Y (n, K): row i holds w_i (1 when ``w`` is None) in column idx_i, zeros elsewhere."""
+    Y = np.zeros((idx.shape[0], K))
+    Y[np.arange(idx.shape[0]), idx] = 1.0 if w is None else w
+    return Y
+
+
+def align_classes(a, b):
+    """(classes, ia, ib): the sorted union of two blocks' labels, and where each block's rows
+    go in it (None when both blocks have the same labels, the common case)."""
+    if a.shape == b.shape and np.array_equal(a, b):
+        return a, None, None
+    classes = np.unique(np.concatenate([a, b]))
+    return classes, np.searchsorted(classes, a), np.searchsorted(classes, b)
+
+
+def expand_rows(M, idx, K):
+    """M (K_b, ...) placed at rows ``idx`` of a zero (K, ...) array (M itself if idx is None)."""
+    if idx is None:
+        return M
+    out = np.zeros((K,) + M.shape[1:])
+    out[idx] = M
+    return out
+
+
+def _checked_labels(y):
+    """One block of a Dask y, checked where it lives: labels, not continuous values."""
+    check_classification_targets(y)
+    return y
+
+
+def _block_output(est, what, X):
+    """The prediction ``what`` of the fitted ``est`` for validated rows X (all of them in
+    memory, one row block on Dask), from the joint log-likelihood J (n, K)."""
+    jll = est._joint_log_likelihood(X)
+    if what == "predict":  # argmax_c J_ic: the evidence does not change it
+        return est.classes_[np.argmax(jll, axis=1)]
+    if what == "predict_joint_log_proba":
+        return jll
+    log_post = jll - logsumexp(jll, axis=1, keepdims=True)  # J − log P(x), log P(c | x)
+    return log_post if what == "predict_log_proba" else np.exp(log_post)
 
 
 def class_log_prior(class_count, *, class_prior=None, fit_prior=True, prior_alpha=0.0):
@@ -69,16 +132,31 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
     """Validation, ``classes_``, ``partial_fit`` bookkeeping and the log-space posterior."""
 
     # -- hooks ------------------------------------------------------------------------------
+    _block_stat = None  # staticmethod: (X_b, y_b, w_b, *args) -> keyed statistic (a dict)
+    _combine = None  # staticmethod: (stat_a, stat_b) -> stat of the union of the two blocks
+
+    def _stat_args(self) -> tuple:
+        """The extra (non row-aligned) arguments of ``_block_stat``."""
+        return ()
+
     def _check_X(self, X, *, reset: bool):
         """Validate X (fit: ``reset=True`` records n_features_in_; predict: checks it)."""
         raise NotImplementedError
 
-    def _init_counters(self, X) -> None:
-        """Create zeroed sufficient statistics for ``len(self.classes_)`` classes."""
+    def _check_dask(self, X, y=None, sample_weight=None, *, reset: bool):
+        """Validate Dask input lazily; returns row-aligned Dask (X, y, sample_weight)."""
+        return check_dask_data(self, X, y, sample_weight, reset=reset)
+
+    def _zero_state(self, d):
+        """The statistic of no rows for the classes ``classes_`` and d features."""
         raise NotImplementedError
 
-    def _update_counts(self, X, Y) -> None:
-        """Add one batch; ``Y`` (n, K) is the one-hot label matrix scaled by sample weights."""
+    def _state(self):
+        """The running statistic, from the fitted attributes."""
+        raise NotImplementedError
+
+    def _set_state(self, stat) -> None:
+        """Store a statistic (``stat["classes"]`` equals ``classes_``) as the fitted attributes."""
         raise NotImplementedError
 
     def _update_model(self) -> None:
@@ -97,15 +175,24 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
     def _log_prior(self):
         return self.class_log_prior_
 
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(dask=True)
+        return t
+
     # -- fitting ----------------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
-        """Fit on the whole of (X, y), forgetting any previous fit. Returns self."""
+        """Fit on the whole of (X, y), forgetting any previous fit. Returns self.
+
+        X may be a Dask array or DataFrame (y and sample_weight NumPy or Dask): the statistic
+        is then computed block by block where the blocks live, in one pass.
+        """
         self._validate_params()
-        X = self._check_X(X, reset=True)
-        y = self._check_y(y, X)
-        self.classes_ = np.unique(y)
-        self._init_counters(X)
-        self._add_batch(X, y, sample_weight)
+        X, y, sw = self._check_data(X, y, sample_weight, reset=True)
+        stat = self._batch_stat(X, y, sw)
+        self.classes_ = stat["classes"]
+        self._set_state(stat)
+        self._update_model()
         return self
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
@@ -117,8 +204,7 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
         """
         first = not hasattr(self, "classes_")
         self._validate_params()
-        X = self._check_X(X, reset=first)
-        y = self._check_y(y, X)
+        X, y, sw = self._check_data(X, y, sample_weight, reset=first)
         if first:
             if classes is None:
                 raise ValueError(
@@ -126,16 +212,51 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
                     "any batch may contain)."
                 )
             self.classes_ = np.unique(np.asarray(classes))
-            self._init_counters(X)
+            self._set_state(self._zero_state(X.shape[1]))  # a failed first batch leaves zeros
         elif classes is not None:
             classes = np.unique(np.asarray(classes))
             if classes.shape != self.classes_.shape or np.any(classes != self.classes_):
                 raise ValueError(
-                    f"`classes={classes!r}` is not the same as on the first call to partial_fit "
-                    f"(classes_={self.classes_!r})."
+                    f"`classes={classes!r}` is not the same as on the first call to "
+                    f"partial_fit (classes_={self.classes_!r})."
                 )
-        self._add_batch(X, y, sample_weight)
+        batch = self._batch_stat(X, y, sw)
+        unknown = np.setdiff1d(batch["classes"], self.classes_)
+        if unknown.size:
+            raise ValueError(
+                f"y contains labels not in classes_ {self.classes_!r}: {unknown[:5]!r}."
+            )
+        self._set_state(self._combine(self._state(), batch))
+        self._update_model()
         return self
+
+    def _batch_stat(self, X, y, sw):
+        """The keyed statistic of one batch: in memory one call, on Dask one pass of blocks."""
+        stat = block_reduce(
+            self._block_stat, X, y, sw, combine=self._combine, static=self._stat_args()
+        )
+        if sw is not None and not np.any(self._class_weights(stat) != 0):
+            # in memory check_sample_weight said so already; on Dask it is known only now
+            raise ValueError("Sample weights must contain at least one non-zero weight.")
+        return stat
+
+    def _class_weights(self, stat):
+        """N_c (K,) of a statistic."""
+        return stat["class_count"]
+
+    def _check_data(self, X, y, sample_weight, *, reset):
+        if is_dask_collection(X):
+            if y is None:
+                self._check_y(y, X)  # the error for a missing y
+            X, y, sw = self._check_dask(X, y, sample_weight, reset=reset)
+            if y.ndim == 2 and y.shape[1] == 1:
+                y = y[:, 0]
+            if y.ndim != 1:
+                raise ValueError(f"y should be a 1d array; got a Dask array of shape {y.shape}.")
+            return X, y.map_blocks(_checked_labels, dtype=y.dtype), sw
+        X = self._check_X(X, reset=reset)
+        y = self._check_y(y, X)
+        return X, y, check_sample_weight(sample_weight, X)
 
     def _check_y(self, y, X):
         if y is None:
@@ -153,42 +274,33 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
             )
         return y
 
-    def _add_batch(self, X, y, sample_weight) -> None:
-        sw = check_sample_weight(sample_weight, X)
-        K = self.classes_.shape[0]
-        idx = np.searchsorted(self.classes_, y)
-        idx = np.minimum(idx, K - 1)
-        unknown = self.classes_[idx] != y
-        if np.any(unknown):
-            raise ValueError(
-                f"y contains labels not in classes_ {self.classes_!r}: "
-                f"{np.unique(y[unknown])[:5]!r}."
-            )
-        Y = np.zeros((X.shape[0], K))  # (n, K): row i is sw_i at column y_i
-        Y[np.arange(X.shape[0]), idx] = sw
-        self._update_counts(X, Y)
-        self._update_model()
-
     # -- prediction: the posterior, normalised once -----------------------------------------
+    def _output(self, X, what):
+        """``what`` (a prediction method's name) of X; of a Dask X lazily, block by block."""
+        check_is_fitted(self)
+        if not is_dask_collection(X):
+            return _block_output(self, what, self._check_X(X, reset=False))
+        X, _, _ = self._check_dask(X, reset=False)
+        fn = partial(_block_output, self, what)  # the fitted model travels with each task
+        if what == "predict":
+            return map_rows(fn, X, dtype=self.classes_.dtype)
+        return map_rows(fn, X, n_out=self.classes_.shape[0])
+
     def predict_joint_log_proba(self, X):
         """J (n, K): log π_c + log P(x | c), the unnormalised log posterior."""
-        check_is_fitted(self)
-        return self._joint_log_likelihood(self._check_X(X, reset=False))
+        return self._output(X, "predict_joint_log_proba")
 
     def predict_log_proba(self, X):
         """log P(c | x) = J − logsumexp(J): the log posterior, rows log-sum to 0."""
-        jll = self.predict_joint_log_proba(X)
-        log_evidence = logsumexp(jll, axis=1, keepdims=True)  # log P(x), (n, 1)
-        return jll - log_evidence
+        return self._output(X, "predict_log_proba")
 
     def predict_proba(self, X):
         """P(c | x) (n, K); rows sum to one."""
-        return np.exp(self.predict_log_proba(X))
+        return self._output(X, "predict_proba")
 
     def predict(self, X):
         """The maximum a posteriori class argmax_c J_ic (the evidence does not change it)."""
-        jll = self.predict_joint_log_proba(X)
-        return self.classes_[np.argmax(jll, axis=1)]
+        return self._output(X, "predict")
 
     # -- explanation ------------------------------------------------------------------------
     def explain(self, x, *, feature_names=None, max_features=None) -> NaiveBayesExplanation:

@@ -14,6 +14,13 @@ rejected.
 Categories are the values themselves, whatever their type: strings, integers (ordinal codes),
 floats, or a mix in an object array or DataFrame. They are encoded internally per feature into
 codes 0..n_j−1 following the sorted order of ``categories_[j]``.
+
+The fit's statistic is keyed twice: by class (rows of N_jvc) and, per feature, by category value
+(columns). A block of rows gives its labels, its categories and their counts
+(:func:`category_counts`); two blocks combine by the union of labels and of categories, counts
+added (:func:`merge_category_counts`). In memory that is one block; ``partial_fit`` merges the
+running counts with a batch's; on Dask the row blocks are merged in a tree, so categories that
+only some blocks hold are found in the same single pass.
 """
 
 from __future__ import annotations
@@ -23,8 +30,10 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
+from ..utils._dask import checked_block, dask_rows
 from ..utils._param_validation import Interval
-from ._base import _BaseNB, class_log_prior
+from ..utils.validation import _assert_all_finite
+from ._base import _BaseNB, align_classes, class_log_prior, encode_labels, expand_rows, one_hot
 
 __all__ = ["CategoricalNB"]
 
@@ -100,6 +109,84 @@ def encode(col, cats):
         raise _bad_value(-1, bad) from None
 
 
+def check_categorical_block(X):
+    """Values that cannot be categories raise: missing values (None, NaN), infinities, dtypes
+    other than numbers and strings. Returns X (the in-memory check, and one Dask block's)."""
+    if X.dtype.kind not in "biufOUS":
+        raise TypeError(f"CategoricalNB cannot use X of dtype {X.dtype}.")
+    if X.dtype.kind == "f":
+        _assert_all_finite(X, allow_nan=False, input_name="X")
+    if X.dtype.kind == "O":
+        for j in range(X.shape[1]):
+            if any(_is_missing(v) for v in X[:, j].tolist()):
+                raise ValueError(f"Input X contains missing values (None or NaN) in feature {j}.")
+    return X
+
+
+def category_counts(X, y, w):
+    """CategoricalNB's statistic of a block of rows (the whole data in memory): its labels
+    ``classes``, N_c (``class_count``), and per feature j its sorted categories and
+    N_jvc = Σ_i w_i [x_ij = v][y_i = c] (``counts[j]``, (K, n_j)). Rows of weight 0 are as good
+    as absent: their values are not categories."""
+    classes, cls = encode_labels(y)
+    K = classes.shape[0]
+    Y = one_hot(cls, K, w)  # (n, K)
+    class_count = Y.sum(axis=0)
+    w = Y[np.arange(Y.shape[0]), cls]
+    keep = w > 0
+    if not keep.all():
+        X, cls, w = X[keep], cls[keep], w[keep]
+    categories, counts = [], []
+    for j in range(X.shape[1]):
+        col = X[:, j]
+        cats = unique_categories(col, j)
+        # N_jvc = Σ_i w_i [x_ij = v][y_i = c], as one bincount over (v, c) pairs
+        flat = np.bincount(encode(col, cats) * K + cls, weights=w, minlength=cats.shape[0] * K)
+        categories.append(cats)
+        counts.append(flat.reshape(cats.shape[0], K).T)
+    return {
+        "classes": classes,
+        "class_count": class_count,
+        "categories": categories,
+        "counts": counts,
+    }
+
+
+def union_categories(a, b, j):
+    """The sorted union of two arrays of categories of feature j."""
+    if a.shape[0] == 0:
+        return b
+    if b.shape[0] == 0 or (a.shape == b.shape and np.array_equal(a, b)):
+        return a
+    if a.dtype == b.dtype and a.dtype.kind in "biuf":
+        return np.unique(np.concatenate([a, b]))
+    return unique_categories(np.concatenate([a.astype(object), b.astype(object)]), j)
+
+
+def merge_category_counts(a, b):
+    """The statistic of two disjoint blocks: labels and categories united, counts added."""
+    classes, ia, ib = align_classes(a["classes"], b["classes"])
+    K = classes.shape[0]
+    out = {
+        "classes": classes,
+        "class_count": expand_rows(a["class_count"], ia, K) + expand_rows(b["class_count"], ib, K),
+        "categories": [],
+        "counts": [],
+    }
+    for j, (ca, cb) in enumerate(zip(a["categories"], b["categories"])):
+        Na, Nb = expand_rows(a["counts"][j], ia, K), expand_rows(b["counts"][j], ib, K)
+        cats = union_categories(ca, cb, j)
+        if cats is ca and ca.shape == cb.shape:
+            counts = Na + Nb
+        else:  # each side's columns moved to their categories' places in the union
+            counts = np.zeros((K, cats.shape[0]))
+            counts[:, encode(ca, cats)] += Na
+            counts[:, encode(cb, cats)] += Nb
+        out["categories"].append(cats)
+        out["counts"].append(counts)
+    return out
+
+
 def _by_value(cats, col) -> bool:
     """Whether integer column ``col`` can index a table by value: it casts to ``intp`` without
     wrapping, and the categories are non-negative integers not so large that a table over 0..max
@@ -146,7 +233,16 @@ class CategoricalNB(_BaseNB):
     Integer input is treated like any other value: n_j is the number of distinct values seen,
     so for ordinal codes 0..k−1 that all occur, this is scikit-learn's model exactly. Missing
     values (None, NaN) raise; a value unseen in training is scored as a zero count.
+
+    Dask: X may be a Dask array (numeric, string or object) or DataFrame; y and sample_weight
+    NumPy or Dask. Each row block gives its labels, categories and counts
+    (:func:`category_counts`), merged by label and category (:func:`merge_category_counts`)
+    in one pass; a block sends K·(1 + Σ_j n_j) counts and Σ_j n_j category values.
+    ``min_categories`` applies after the merge, as in memory. Predictions are lazy.
     """
+
+    _block_stat = staticmethod(category_counts)
+    _combine = staticmethod(merge_category_counts)
 
     _parameter_constraints = {
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
@@ -166,16 +262,25 @@ class CategoricalNB(_BaseNB):
             raise TypeError(
                 "CategoricalNB does not accept sparse input; pass a dense array or DataFrame."
             )
-        X = self._validate_data(X, reset=reset, dtype=None)
+        return check_categorical_block(self._validate_data(X, reset=reset, dtype=None))
+
+    def _check_dask(self, X, y=None, sample_weight=None, *, reset):
+        # check_dask_data would make X numeric: categories may be strings, so check here
+        self._check_feature_names(X, reset=reset)
+        X, y, w = dask_rows(X, y, sample_weight)
+        if X.ndim != 2:
+            raise ValueError(
+                f"CategoricalNB expects a 2-D Dask array X; got {X.ndim} dimension(s)."
+            )
         if X.dtype.kind not in "biufOUS":
             raise TypeError(f"CategoricalNB cannot use X of dtype {X.dtype}.")
-        if X.dtype.kind == "O":
-            for j in range(X.shape[1]):
-                if any(_is_missing(v) for v in X[:, j].tolist()):
-                    raise ValueError(
-                        f"Input X contains missing values (None or NaN) in feature {j}."
-                    )
-        return X
+        self._check_n_features(X, reset=reset)
+        X = X.map_blocks(check_categorical_block, dtype=X.dtype)
+        if y is not None and y.dtype.kind == "f":
+            y = y.map_blocks(checked_block, "y", False, dtype=y.dtype)
+        if w is not None:
+            w = w.astype(np.float64).map_blocks(checked_block, "sample_weight", True)
+        return X, y, w
 
     def _min_categories(self, d):
         if self.min_categories is None:
@@ -190,49 +295,33 @@ class CategoricalNB(_BaseNB):
             )
         return m.astype(np.int64)
 
-    def _init_counters(self, X):
-        d = X.shape[1]
-        self.class_count_ = np.zeros(self.classes_.shape[0])
-        self.categories_ = [np.empty(0) for _ in range(d)]
-        self.category_count_ = [np.zeros((self.classes_.shape[0], 0)) for _ in range(d)]
+    def _zero_state(self, d):
+        K = self.classes_.shape[0]
+        return {
+            "classes": self.classes_,
+            "class_count": np.zeros(K),
+            "categories": [np.empty(0) for _ in range(d)],
+            "counts": [np.zeros((K, 0)) for _ in range(d)],
+        }
 
-    def _update_counts(self, X, Y):
-        K = Y.shape[1]
-        self.class_count_ += Y.sum(axis=0)
-        keep = Y.sum(axis=1) > 0  # a row of weight 0 is as good as absent, its value too
-        if not keep.all():
-            X, Y = X[keep], Y[keep]
-        cls = np.argmax(Y, axis=1)  # class index of each row (rows of weight 0 add nothing)
-        w = Y[np.arange(Y.shape[0]), cls]
-        for j in range(X.shape[1]):
-            col = X[:, j]
-            new = unique_categories(col, j)
-            old = self.categories_[j]
-            if old.shape[0]:
-                both = np.concatenate([old, new]) if old.dtype == new.dtype else None
-                if both is not None and both.dtype.kind in "biuf":
-                    cats = np.unique(both)
-                else:
-                    cats = unique_categories(
-                        np.concatenate([old.astype(object), new.astype(object)]), j
-                    )
-            else:
-                cats = new
-            counts = np.zeros((K, cats.shape[0]))  # min_categories padding is redone below
-            if old.shape[0]:  # move the old counts to their columns in the merged order
-                counts[:, encode(old, cats)] = self.category_count_[j][:, : old.shape[0]]
-            codes = encode(col, cats)
-            # N_jvc += Σ_i w_i [x_ij = v][y_i = c], as one bincount over (v, c) pairs
-            flat = np.bincount(codes * K + cls, weights=w, minlength=cats.shape[0] * K)
-            counts[:, : cats.shape[0]] += flat.reshape(cats.shape[0], K).T
-            self.categories_[j] = cats
-            self.category_count_[j] = counts
-        n_min = self._min_categories(X.shape[1])
-        for j in range(len(self.categories_)):
-            extra = int(n_min[j]) - self.category_count_[j].shape[1]
+    def _state(self):
+        return {
+            "classes": self.classes_,
+            "class_count": self.class_count_,
+            "categories": self.categories_,
+            "counts": [N[:, : c.shape[0]] for N, c in zip(self.category_count_, self.categories_)],
+        }
+
+    def _set_state(self, stat):
+        self.class_count_ = stat["class_count"]
+        self.categories_ = stat["categories"]
+        self.category_count_ = stat["counts"]
+        K = self.class_count_.shape[0]
+        n_min = self._min_categories(len(self.categories_))
+        for j, counts in enumerate(self.category_count_):
+            extra = int(n_min[j]) - counts.shape[1]
             if extra > 0:  # categories known to exist but absent from the data
-                pad = np.zeros((K, extra))
-                self.category_count_[j] = np.hstack([self.category_count_[j], pad])
+                self.category_count_[j] = np.hstack([counts, np.zeros((K, extra))])
 
     def _update_model(self):
         self.n_categories_ = np.array([c.shape[1] for c in self.category_count_], dtype=np.int64)

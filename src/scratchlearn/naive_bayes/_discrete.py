@@ -17,7 +17,8 @@ Bernoulli, for presence/absence x ∈ {0, 1}:
 
 Both are linear in x, so the joint log-likelihood of a whole (sparse) matrix is one product
 ``X @ Wᵀ + b``. The counts are sums ``Yᵀ X`` over a one-hot label matrix, so ``partial_fit`` just
-adds them up.
+adds them up, and so does a Dask fit over row blocks (:func:`class_feature_counts`,
+:func:`add_counts`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,15 @@ from ..utils import Bunch
 from ..utils._param_validation import Interval
 from ..utils.extmath import logsumexp
 from ..utils.validation import check_is_fitted, check_non_negative
-from ._base import _BaseNB, _feature_names, class_log_prior
+from ._base import (
+    _BaseNB,
+    _feature_names,
+    align_classes,
+    class_log_prior,
+    encode_labels,
+    expand_rows,
+    one_hot,
+)
 
 __all__ = ["MultinomialNB", "BernoulliNB"]
 
@@ -53,6 +62,50 @@ def _log_linear(X, log_p):
     return J
 
 
+def class_feature_counts(X, y, w):
+    """The counting statistic of a block of rows (the whole data in memory), keyed by class:
+    its labels, N_c = Σ_i w_i [y_i = c] and N_cj = Σ_i w_i [y_i = c] x_ij (Yᵀ X, (K, d))."""
+    classes, idx = encode_labels(y)
+    Y = one_hot(idx, classes.shape[0], w)  # (n, K)
+    if sp.issparse(X):  # (Xᵀ Y)ᵀ: the sparse X is never densified
+        counts = np.asarray((X.T @ Y).T)
+    else:
+        counts = Y.T @ X
+    return {"classes": classes, "class_count": Y.sum(axis=0), "feature_count": counts}
+
+
+def multinomial_counts(X, y, w):
+    """:func:`class_feature_counts` of counts X, which must be non-negative."""
+    check_non_negative(X, "MultinomialNB (input X)")
+    return class_feature_counts(X, y, w)
+
+
+def binarize_block(X, threshold):
+    """[x > threshold] as floats (sparse stays sparse); X itself when threshold is None."""
+    if threshold is None:
+        return X
+    if sp.issparse(X):
+        X = X.copy()
+        X.data = (X.data > threshold).astype(np.float64)
+        return X
+    return (np.asarray(X) > threshold).astype(np.float64)
+
+
+def bernoulli_counts(X, y, w, threshold):
+    """:func:`class_feature_counts` of the binarised X: N_cj counts the x_ij = 1 of class c."""
+    return class_feature_counts(binarize_block(X, threshold), y, w)
+
+
+def add_counts(a, b):
+    """The counting statistic of two disjoint blocks: union of the labels, counts added."""
+    classes, ia, ib = align_classes(a["classes"], b["classes"])
+    K = classes.shape[0]
+    out = {"classes": classes}
+    for key in ("class_count", "feature_count"):
+        out[key] = expand_rows(a[key], ia, K) + expand_rows(b[key], ib, K)
+    return out
+
+
 class _BaseDiscreteNB(_BaseNB):
     """Counting naive Bayes: ``class_count_``, ``feature_count_`` and their smoothed logs."""
 
@@ -65,23 +118,25 @@ class _BaseDiscreteNB(_BaseNB):
     def _check_X(self, X, *, reset):
         return self._validate_data(X, reset=reset, accept_sparse="csr")
 
-    def _prepare(self, X):
-        """The transformation applied to X before counting and scoring (identity here)."""
-        return X
+    _combine = staticmethod(add_counts)
 
-    def _init_counters(self, X):
-        K, d = self.classes_.shape[0], X.shape[1]
-        self.class_count_ = np.zeros(K)
-        self.feature_count_ = np.zeros((K, d))
+    def _zero_state(self, d):
+        K = self.classes_.shape[0]
+        return {
+            "classes": self.classes_,
+            "class_count": np.zeros(K),
+            "feature_count": np.zeros((K, d)),
+        }
 
-    def _update_counts(self, X, Y):
-        X = self._prepare(X)
-        self.class_count_ += Y.sum(axis=0)
-        # N_cj += Σ_i Y_ic x_ij, i.e. Yᵀ X (K, d); for sparse X as (Xᵀ Y)ᵀ, never densified
-        if sp.issparse(X):
-            self.feature_count_ += np.asarray((X.T @ Y).T)
-        else:
-            self.feature_count_ += Y.T @ X
+    def _state(self):
+        return {
+            "classes": self.classes_,
+            "class_count": self.class_count_,
+            "feature_count": self.feature_count_,
+        }
+
+    def _set_state(self, stat):
+        self.class_count_, self.feature_count_ = stat["class_count"], stat["feature_count"]
 
     def _update_model(self):
         self._update_feature_log_prob()
@@ -173,16 +228,19 @@ class MultinomialNB(_BaseDiscreteNB):
     class_log_prior_ (K,), n_features_in_.
 
     X may be a scipy sparse matrix (kept sparse throughout). Negative counts raise.
+
+    Dask: X may be a Dask array or DataFrame (y, sample_weight NumPy or Dask). Each row block
+    gives its labels with N_c and N_cj (:func:`multinomial_counts`); blocks add up by label
+    (:func:`add_counts`), in one pass, K·(d + 1) floats per block. The counts equal the
+    in-memory ones exactly when the weights are integers. Predictions of a Dask array are lazy.
     """
+
+    _block_stat = staticmethod(multinomial_counts)
 
     def __init__(self, *, alpha=1.0, fit_prior=True, class_prior=None):
         self.alpha = alpha
         self.fit_prior = fit_prior
         self.class_prior = class_prior
-
-    def _prepare(self, X):
-        check_non_negative(X, "MultinomialNB (input X)")
-        return X
 
     def _update_feature_log_prob(self):
         smoothed = self.feature_count_ + self.alpha  # N_cj + α, (K, d)
@@ -233,7 +291,12 @@ class BernoulliNB(_BaseDiscreteNB):
     ----------
     classes_, class_count_ (K,), feature_count_ (K, d) (weighted count of x_j = 1 in class c),
     feature_log_prob_ (K, d) = log p_jc, class_log_prior_ (K,), n_features_in_.
+
+    Dask: as :class:`MultinomialNB`, each row block counting its binarised rows
+    (:func:`bernoulli_counts`).
     """
+
+    _block_stat = staticmethod(bernoulli_counts)
 
     _parameter_constraints = {
         **_BaseDiscreteNB._parameter_constraints,
@@ -250,14 +313,11 @@ class BernoulliNB(_BaseDiscreteNB):
         self.class_prior = class_prior
         self.prior_smoothing = prior_smoothing
 
+    def _stat_args(self):
+        return (self.binarize,)
+
     def _prepare(self, X):
-        if self.binarize is None:
-            return X
-        if sp.issparse(X):
-            X = X.copy()
-            X.data = (X.data > self.binarize).astype(np.float64)
-            return X
-        return (np.asarray(X) > self.binarize).astype(np.float64)
+        return binarize_block(X, self.binarize)
 
     def _update_feature_log_prob(self):
         denom = np.log(self.class_count_ + 2.0 * self.alpha)[:, None]  # log(N_c + 2α)

@@ -16,7 +16,8 @@ a new batch is merged with the pairwise update of Chan, Golub and LeVeque,
     N = N_a + N_b,\\quad δ = μ_b − μ_a,\\quad μ = μ_a + δ N_b / N,\\quad
     M2 = M2_a + M2_b + δ^2 N_a N_b / N,
 
-which never subtracts two large sums, so ``partial_fit`` in chunks gives ``fit``'s answer.
+which never subtracts two large sums, so ``partial_fit`` in chunks gives ``fit``'s answer, and
+a Dask fit (row blocks merged in a tree) gives it too.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import numbers
 import numpy as np
 
 from ..utils._param_validation import Interval
-from ._base import _BaseNB
+from ._base import _BaseNB, align_classes, encode_labels, expand_rows, one_hot
 
 __all__ = ["GaussianNB"]
 
@@ -44,19 +45,51 @@ def merge_moments(n_a, mu_a, m2_a, n_b, mu_b, m2_b):
     return n, mu, m2
 
 
-def class_moments(X, Y):
+def class_moments(X, Y, idx):
     """Per-class weighted (N_c, μ_c, M2_c) of one batch, two-pass for accuracy.
 
-    X (n, d); Y (n, K) one-hot labels scaled by the sample weights.
+    X (n, d); Y (n, K) one-hot labels scaled by the sample weights; idx (n,) each row's class.
     """
     N = Y.sum(axis=0)  # (K,)
     safe = np.where(N > 0, N, 1.0)[:, None]
     mu = (Y.T @ X) / safe  # μ_c = Σ_i w_i x_i / N_c, (K, d)
-    R = mu[np.argmax(Y, axis=1)]  # each row's class mean, (n, d)
+    R = mu[idx]  # each row's class mean, (n, d)
     np.subtract(X, R, out=R)
     R *= R
     m2 = Y.T @ R  # M2_c = Σ_i w_i (x_i − μ_c)², (K, d)
     return N, mu, m2
+
+
+def gaussian_stats(X, y, w):
+    """GaussianNB's statistic of a block of rows (the whole data in memory), keyed by class.
+
+    ``classes`` the block's labels; ``class`` their (N_c, μ_c, M2_c) with weights w; ``rows``
+    the unweighted (n, m, M2) of all the block's rows, for the variance floor ε.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    classes, idx = encode_labels(y)
+    n_b, mu_b, m2_b = class_moments(X, one_hot(idx, classes.shape[0], w), idx)
+    d = X.shape[1]
+    if w is None or np.all(w == 1.0):  # unit weights: the rows' moments merge the classes'
+        n_x, mu_x, m2_x = np.zeros(1), np.zeros((1, d)), np.zeros((1, d))
+        for c in range(n_b.shape[0]):
+            n_x, mu_x, m2_x = merge_moments(
+                n_x, mu_x, m2_x, n_b[c : c + 1], mu_b[c : c + 1], m2_b[c : c + 1]
+            )
+    else:
+        n_x, mu_x, m2_x = class_moments(X, np.ones((X.shape[0], 1)), np.zeros(X.shape[0], int))
+    return {"classes": classes, "class": (n_b, mu_b, m2_b), "rows": (n_x, mu_x, m2_x)}
+
+
+def merge_gaussian_stats(a, b):
+    """The statistic of two disjoint blocks: per class, and over all rows, Chan's merge (a class
+    absent from a block is a zero row there, which the merge leaves exactly unchanged)."""
+    classes, ia, ib = align_classes(a["classes"], b["classes"])
+    K = classes.shape[0]
+    per_class = merge_moments(
+        *(expand_rows(v, ia, K) for v in a["class"]), *(expand_rows(v, ib, K) for v in b["class"])
+    )
+    return {"classes": classes, "class": per_class, "rows": merge_moments(*a["rows"], *b["rows"])}
 
 
 def joint_log_likelihood_reference(X, theta, var, log_prior):
@@ -106,7 +139,16 @@ class GaussianNB(_BaseNB):
     var_ : ndarray (K, d)         σ²_jc including ε
     epsilon_ : float              ε
     n_features_in_ : int
+
+    Dask: X may be a Dask array or DataFrame, y and sample_weight NumPy or Dask. Each row
+    block gives its labels, per-label (N_c, μ_c, M2_c) and its rows' unweighted (n, m, M2)
+    (:func:`gaussian_stats`); blocks merge by the union of their labels and Chan's update
+    (:func:`merge_gaussian_stats`). One pass; (2K + 2)·d + 2K + 1 floats per block travel.
+    ``predict``, ``predict_proba``… of a Dask array are lazy Dask arrays.
     """
+
+    _block_stat = staticmethod(gaussian_stats)
+    _combine = staticmethod(merge_gaussian_stats)
 
     _parameter_constraints = {
         "priors": ["array-like", None],
@@ -122,33 +164,26 @@ class GaussianNB(_BaseNB):
     def _check_X(self, X, *, reset):
         return self._validate_data(X, reset=reset, dtype=[np.float64, np.float32])
 
-    def _init_counters(self, X):
-        K, d = self.classes_.shape[0], X.shape[1]
-        self.class_count_ = np.zeros(K)
-        self.theta_ = np.zeros((K, d))
-        self._m2 = np.zeros((K, d))
-        # unweighted moments of every row seen, for ε = var_smoothing · max_j Var(x_j)
-        self._n_seen = np.zeros(1)
-        self._x_mean = np.zeros((1, d))
-        self._x_m2 = np.zeros((1, d))
+    def _zero_state(self, d):
+        K = self.classes_.shape[0]
+        per_class = (np.zeros(K), np.zeros((K, d)), np.zeros((K, d)))
+        rows = (np.zeros(1), np.zeros((1, d)), np.zeros((1, d)))
+        return {"classes": self.classes_, "class": per_class, "rows": rows}
 
-    def _update_counts(self, X, Y):
-        X = np.asarray(X, dtype=np.float64)
-        n_b, mu_b, m2_b = class_moments(X, Y)
-        self.class_count_, self.theta_, self._m2 = merge_moments(
-            self.class_count_, self.theta_, self._m2, n_b, mu_b, m2_b
-        )
-        if np.all(Y.sum(axis=1) == 1.0):  # unit weights: the rows' moments merge the classes'
-            n_x, mu_x, m2_x = np.zeros(1), np.zeros((1, X.shape[1])), np.zeros((1, X.shape[1]))
-            for c in range(n_b.shape[0]):
-                n_x, mu_x, m2_x = merge_moments(
-                    n_x, mu_x, m2_x, n_b[c : c + 1], mu_b[c : c + 1], m2_b[c : c + 1]
-                )
-        else:
-            n_x, mu_x, m2_x = class_moments(X, np.ones((X.shape[0], 1)))
-        self._n_seen, self._x_mean, self._x_m2 = merge_moments(
-            self._n_seen, self._x_mean, self._x_m2, n_x, mu_x, m2_x
-        )
+    def _state(self):
+        return {
+            "classes": self.classes_,
+            "class": (self.class_count_, self.theta_, self._m2),
+            "rows": (self._n_seen, self._x_mean, self._x_m2),
+        }
+
+    def _class_weights(self, stat):
+        return stat["class"][0]
+
+    def _set_state(self, stat):
+        self.class_count_, self.theta_, self._m2 = stat["class"]
+        # unweighted moments of every row seen, for ε = var_smoothing · max_j Var(x_j)
+        self._n_seen, self._x_mean, self._x_m2 = stat["rows"]
 
     def _update_model(self):
         self.epsilon_ = float(self.var_smoothing * np.max(self._x_m2[0] / self._n_seen[0]))

@@ -11,16 +11,24 @@ w_i     weight of sample i (1 without ``sample_weight``)
 σ²_j    weighted (biased, divide-by-n) variance of feature j
 a, b    the target range ``feature_range = (a, b)`` of MinMaxScaler
 ======  ==========================================================
+
+Dask. StandardScaler and MinMaxScaler fit on Dask arrays and DataFrames through the same row
+statistics as in memory (:func:`~scratchlearn.utils._blocks.block_reduce`): per row block
+(W, μ, σ²) merged by Chan et al.'s update, or (min, max, n) merged by min and max. Their
+``transform`` and ``inverse_transform`` map the same per-row formulas over the blocks lazily.
 """
 
 from __future__ import annotations
 
 import numbers
+from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from ..utils._blocks import block_reduce
+from ..utils._dask import check_dask_data, checked_block, dask_rows, is_dask_collection, map_rows
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_array, check_is_fitted, check_sample_weight
 
@@ -51,6 +59,9 @@ def weighted_mean_var(X, w):
 
     X may be dense or CSR/CSC; for a sparse X the implicit zeros contribute
     (W − Σ_{stored} w_i) μ_j² to the sum of squares. Returns (μ, σ², W).
+
+    This is StandardScaler's row statistic: the whole fit in memory, one row block's share on
+    Dask (a block of weight W = 0, e.g. empty, gives zeros, which :func:`merge_moments` skips).
     """
     if w is None:
         W = X.shape[0]
@@ -58,6 +69,8 @@ def weighted_mean_var(X, w):
             w = np.ones(W)
     else:
         W = float(np.sum(w))
+    if W == 0:
+        return np.zeros(X.shape[1]), np.zeros(X.shape[1]), W
     if sp.issparse(X):
         cols = _data_columns(X)
         w_data = w[_data_rows(X)]  # (nnz,)
@@ -96,6 +109,88 @@ def chan_merge(n_a, mu_a, var_a, n_b, mu_b, var_b):
     return n, mu, m2 / n
 
 
+def merge_moments(a, b):
+    """(μ, σ², W) of two disjoint batches merged with :func:`chan_merge`; a side of weight 0 is
+    returned as the other one. ``σ²`` may be None on both sides (nothing but μ is wanted).
+
+    The one combine of StandardScaler: of row blocks on Dask, of the state and a new batch in
+    ``partial_fit``.
+    """
+    (mu_a, var_a, n_a), (mu_b, var_b, n_b) = a, b
+    if n_b == 0:
+        return a
+    if n_a == 0:
+        return b
+    n, mu, var = chan_merge(n_a, mu_a, var_a, n_b, mu_b, var_b)
+    return mu, var, n
+
+
+def column_range(X):
+    """(min_i x_ij, max_i x_ij, n) of each column: MinMaxScaler's row statistic (the whole fit
+    in memory, one block's share on Dask; an empty block gives (+inf, −inf, 0))."""
+    if X.shape[0] == 0:
+        return np.full(X.shape[1], np.inf), np.full(X.shape[1], -np.inf), 0
+    # fmin/fmax reduce with SIMD (NaN was rejected before, so they equal min/max)
+    return np.fmin.reduce(X, axis=0), np.fmax.reduce(X, axis=0), X.shape[0]
+
+
+def merge_ranges(a, b):
+    """(min, max, n) of two disjoint batches: elementwise min and max, exact in any order."""
+    return np.minimum(a[0], b[0]), np.maximum(a[1], b[1]), a[2] + b[2]
+
+
+def standardise(X, mean, scale, out=None):
+    """z = (x − μ) / σ, skipping μ or σ when None; ``out`` may be X (in place)."""
+    if mean is not None:
+        X = np.subtract(X, mean, out=out)
+        out = X
+    if scale is not None:
+        X = np.divide(X, scale, out=out)
+    elif out is None:
+        X = X.copy()
+    return X
+
+
+def unstandardise(X, mean, scale, out=None):
+    """x = z σ + μ, skipping σ or μ when None; ``out`` may be X (in place)."""
+    if scale is not None:
+        X = np.multiply(X, scale, out=out)
+    elif out is None:
+        X = X.copy()
+    if mean is not None:
+        X += mean
+    return X
+
+
+def min_max_scale(X, data_min, scale, a, clip_to=None, out=None):
+    """x' = (x − min) s + a, then clipped to ``clip_to = (a, b)`` if given."""
+    X = np.subtract(X, data_min, out=out)
+    X *= scale
+    X += a
+    if clip_to is not None:
+        np.clip(X, clip_to[0], clip_to[1], out=X)
+    return X
+
+
+def min_max_unscale(X, data_min, scale, a, out=None):
+    """x = (x' − a) / s + min; ``out`` may be X (in place)."""
+    X = np.subtract(X, a, out=out)
+    X /= scale
+    X += data_min
+    return X
+
+
+def _dask_inverse_input(est, X):
+    """A Dask X for inverse_transform: d columns, finite (checked per block), float64."""
+    (X,) = dask_rows(X)
+    if X.ndim != 2 or X.shape[1] != est.n_features_in_:
+        raise ValueError(
+            f"X has {X.shape[1] if X.ndim == 2 else X.ndim} features, but {type(est).__name__} "
+            f"is expecting {est.n_features_in_} features as input."
+        )
+    return X.astype(np.float64).map_blocks(checked_block, "X", False, dtype=np.float64)
+
+
 def _is_constant(var, mu, n):
     """Variances that are zero up to rounding: σ² ≤ n ε σ² + (n μ ε)², the bound on the
     floating-point error of a two-pass variance of n numbers around a mean μ."""
@@ -122,6 +217,13 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     batches and merges their moments with Chan et al.'s pairwise update. Sparse input is accepted
     with ``with_mean=False`` (centring would destroy sparsity).
 
+    Dask: X may be a Dask array or DataFrame (``sample_weight`` NumPy or Dask). Each row block
+    gives (μ_b, σ²_b, W_b) by :func:`weighted_mean_var`, where it lives; the blocks' triples
+    are tree-merged by :func:`merge_moments` (Chan et al.), so one pass moves 2d + 1 floats per
+    block, whatever the number of rows. ``partial_fit`` merges the state with a batch by the
+    same function. ``transform`` / ``inverse_transform`` of a Dask array return a lazy Dask
+    array; the fitted attributes are NumPy arrays.
+
     Attributes
     ----------
     mean_ : ndarray (d,) or None;  var_ : ndarray (d,) or None;  scale_ : ndarray (d,) or None
@@ -139,11 +241,6 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.with_mean = with_mean
         self.with_std = with_std
 
-    def _scratch_tags(self):
-        t = super()._scratch_tags()
-        t.update(X_types=["2darray"] if self.with_mean else ["2darray", "sparse"])
-        return t
-
     def _reset(self):
         for name in ("mean_", "var_", "scale_", "n_samples_seen_"):
             if hasattr(self, name):
@@ -158,27 +255,29 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         """Update μ and σ with one more batch of rows."""
         self._validate_params()
         first = not hasattr(self, "n_samples_seen_")
-        X = self._validate_data(X, reset=first, accept_sparse=("csr", "csc"), dtype=np.float64)
-        if sp.issparse(X) and self.with_mean:
-            raise ValueError(
-                "Cannot center sparse matrices: pass `with_mean=False` instead (centring a "
-                "sparse matrix would make it dense)."
-            )
-        w = None
-        if sample_weight is not None:
-            w = check_sample_weight(sample_weight, X)
+        if is_dask_collection(X):
+            X, _, w = check_dask_data(self, X, None, sample_weight, reset=first)
+        else:
+            X = self._validate_data(X, reset=first, accept_sparse=("csr", "csc"), dtype=np.float64)
+            if sp.issparse(X) and self.with_mean:
+                raise ValueError(
+                    "Cannot center sparse matrices: pass `with_mean=False` instead (centring a "
+                    "sparse matrix would make it dense)."
+                )
+            w = None if sample_weight is None else check_sample_weight(sample_weight, X)
         if not (self.with_mean or self.with_std):
             n_b = X.shape[0]  # nothing is estimated, so rows are counted unweighted
             self.mean_ = self.var_ = self.scale_ = None
             self.n_samples_seen_ = n_b if first else self.n_samples_seen_ + n_b
             return self
-        mu_b, var_b, W_b = weighted_mean_var(X, w)
-        if not self.with_std:
-            var_b = None
+        mu_b, var_b, W_b = block_reduce(weighted_mean_var, X, w, combine=merge_moments)
+        if W_b == 0:  # only reachable on Dask: in memory the weights were checked at once
+            raise ValueError("The sample weights sum to zero: there is nothing to average.")
+        batch = (mu_b, var_b if self.with_std else None, W_b)
         if first:
-            n, mu, var = W_b, mu_b, var_b
+            mu, var, n = batch
         else:
-            n, mu, var = chan_merge(self.n_samples_seen_, self.mean_, self.var_, W_b, mu_b, var_b)
+            mu, var, n = merge_moments((self.mean_, self.var_, self.n_samples_seen_), batch)
         self.n_samples_seen_, self.mean_, self.var_ = n, mu, var
         if self.with_std:
             self.scale_ = _safe_scale(np.sqrt(var), _is_constant(var, mu, n))
@@ -189,6 +288,9 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     def transform(self, X, copy=None):
         """z = (x − μ) / σ (centring and scaling as configured)."""
         check_is_fitted(self, "n_samples_seen_")
+        if is_dask_collection(X):
+            X, _, _ = check_dask_data(self, X, reset=False)
+            return map_rows(partial(standardise, **self._kwargs()), X, n_out=X.shape[1])
         copy = self.copy if copy is None else copy
         X_in = X
         X = self._validate_data(X, reset=False, accept_sparse="csr", dtype=np.float64)
@@ -201,19 +303,20 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 X.data /= self.scale_[X.indices]
             return X
         # with copy, the first operation allocates the output (no separate copy pass)
-        out = None if copy else X
-        if self.with_mean:
-            X = np.subtract(X, self.mean_, out=out)
-            out = X
-        if self.with_std:
-            X = np.divide(X, self.scale_, out=out)
-        elif out is None:
-            X = X.copy()
-        return X
+        return standardise(X, **self._kwargs(), out=None if copy else X)
+
+    def _kwargs(self):
+        return {
+            "mean": self.mean_ if self.with_mean else None,
+            "scale": self.scale_ if self.with_std else None,
+        }
 
     def inverse_transform(self, X, copy=None):
         """x = z σ + μ."""
         check_is_fitted(self, "n_samples_seen_")
+        if is_dask_collection(X):
+            X = _dask_inverse_input(self, X)
+            return map_rows(partial(unstandardise, **self._kwargs()), X, n_out=X.shape[1])
         copy = self.copy if copy is None else copy
         X = check_array(X, accept_sparse="csr", dtype=np.float64, copy=copy, estimator=self)
         if X.shape[1] != self.n_features_in_:
@@ -227,11 +330,12 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             if self.scale_ is not None:
                 X.data *= self.scale_[X.indices]
             return X
-        if self.with_std:
-            X *= self.scale_
-        if self.with_mean:
-            X += self.mean_
-        return X
+        return unstandardise(X, **self._kwargs(), out=X)  # X is ours to modify (copy)
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(X_types=["2darray"] if self.with_mean else ["2darray", "sparse"], dask=True)
+        return t
 
 
 # -- MinMaxScaler -------------------------------------------------------------------------------
@@ -250,6 +354,11 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     A constant feature (range 0) gets s_j = b − a. With ``clip=True`` transformed values outside
     [a, b] (from data beyond the training range) are clipped.
+
+    Dask: X may be a Dask array or DataFrame. Each row block gives its column minima and maxima
+    (:func:`column_range`), merged by elementwise min and max (:func:`merge_ranges`): exact in
+    any order, 2d + 1 numbers per block. ``transform`` / ``inverse_transform`` of a Dask array
+    return a lazy Dask array.
     """
 
     _parameter_constraints = {
@@ -283,46 +392,53 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 f"{self.feature_range!r}."
             )
         first = not hasattr(self, "n_samples_seen_")
-        X = self._validate_data(X, reset=first, dtype=np.float64)
-        # fmin/fmax reduce with SIMD (NaN was rejected above, so they equal min/max)
-        lo, hi = np.fmin.reduce(X, axis=0), np.fmax.reduce(X, axis=0)
-        if first:
-            self.n_samples_seen_ = X.shape[0]
+        if is_dask_collection(X):
+            X, _, _ = check_dask_data(self, X, reset=first)
         else:
-            lo = np.minimum(self.data_min_, lo)
-            hi = np.maximum(self.data_max_, hi)
-            self.n_samples_seen_ += X.shape[0]
+            X = self._validate_data(X, reset=first, dtype=np.float64)
+        batch = block_reduce(column_range, X, combine=merge_ranges)
+        if not first:
+            batch = merge_ranges((self.data_min_, self.data_max_, self.n_samples_seen_), batch)
+        lo, hi, self.n_samples_seen_ = batch
         self.data_min_, self.data_max_ = lo, hi
         self.data_range_ = hi - lo
         self.scale_ = (b - a) / _safe_scale(self.data_range_)
         self.min_ = a - lo * self.scale_
         return self
 
+    def _kwargs(self):
+        return {"data_min": self.data_min_, "scale": self.scale_, "a": self.feature_range[0]}
+
     def transform(self, X):
         """x' = (x − min) s + a (then clipped to the range if ``clip``)."""
         check_is_fitted(self, "scale_")
+        clip_to = self.feature_range if self.clip else None
+        if is_dask_collection(X):
+            X, _, _ = check_dask_data(self, X, reset=False)
+            fn = partial(min_max_scale, **self._kwargs(), clip_to=clip_to)
+            return map_rows(fn, X, n_out=X.shape[1])
         X = self._validate_data(X, reset=False, dtype=np.float64)
         # with copy, the difference allocates the output: one pass fewer than copy-then-shift
-        X = np.subtract(X, self.data_min_, out=None if self.copy else X)
-        X *= self.scale_
-        X += self.feature_range[0]
-        if self.clip:
-            np.clip(X, self.feature_range[0], self.feature_range[1], out=X)
-        return X
+        return min_max_scale(X, **self._kwargs(), clip_to=clip_to, out=None if self.copy else X)
 
     def inverse_transform(self, X):
         """x = (x' − a) / s + min."""
         check_is_fitted(self, "scale_")
+        if is_dask_collection(X):
+            X = _dask_inverse_input(self, X)
+            return map_rows(partial(min_max_unscale, **self._kwargs()), X, n_out=X.shape[1])
         X = check_array(X, dtype=np.float64, copy=self.copy, estimator=self)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {X.shape[1]} features, but MinMaxScaler is expecting "
                 f"{self.n_features_in_} features as input."
             )
-        X -= self.feature_range[0]
-        X /= self.scale_
-        X += self.data_min_
-        return X
+        return min_max_unscale(X, **self._kwargs(), out=X)  # X is ours to modify (copy)
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(dask=True)
+        return t
 
 
 # -- stateless transformers ---------------------------------------------------------------------

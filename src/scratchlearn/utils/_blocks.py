@@ -19,8 +19,8 @@ re-factorised). :func:`block_reduce` evaluates such a statistic:
   statistics are combined by a tree reduction of fan-in ``split_every``. Only the statistics
   travel between workers: their size does not grow with the number of rows.
 
-``static`` arguments (current coefficients, centres, …) are sent once per reduction as one
-graph node, not once per block.
+``static`` arguments (current coefficients, centres, a family object, …) are each one graph
+node, sent once to each worker that needs them, not once per block.
 """
 
 from __future__ import annotations
@@ -66,6 +66,15 @@ def _tree(combine, parts, split_every):
     return parts[0]
 
 
+def _one_node(v):
+    """A static argument as one graph node (numbers and strings stay inline)."""
+    import dask
+
+    if v is None or isinstance(v, (numbers.Number, str, np.generic)):
+        return v
+    return dask.delayed(v, pure=True, traverse=False)
+
+
 def block_reduce(stat, X, *others, combine=add_stats, static=(), split_every=8, compute=True):
     """S = ⊕_b stat(X_b, *others_b, *static) over the row blocks b of X.
 
@@ -98,7 +107,7 @@ def block_reduce(stat, X, *others, combine=add_stats, static=(), split_every=8, 
     other_blocks = [
         [None] * len(X_blocks) if a is None else list(a.to_delayed().ravel()) for a in arrays[1:]
     ]
-    shared = [dask.delayed(v, pure=True) if isinstance(v, np.ndarray) else v for v in static]
+    shared = [_one_node(v) for v in static]
     node = dask.delayed(stat, pure=True)
     parts = [node(xb, *(ob[i] for ob in other_blocks), *shared) for i, xb in enumerate(X_blocks)]
     total = _tree(combine, parts, max(2, int(split_every)))
