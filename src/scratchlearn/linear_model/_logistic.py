@@ -47,7 +47,7 @@ import scipy.sparse as sp
 from ..base import BaseEstimator
 from ..utils import Interval, StrOptions, check_sample_weight, spd_solve
 from ..utils._blocks import block_reduce
-from ..utils._dask import check_dask_data, is_dask_collection
+from ..utils._dask import check_dask_data, is_dask_collection, persist_on_cluster
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ._base import LinearClassifierMixin, lipschitz_constant, standardise
 from ._logistic_blocks import (
@@ -188,6 +188,8 @@ class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator)
     newton gets F, ∇F and ∇²F of a trial point in the same pass, so an iteration costs one pass
     plus one per halving of its step; lbfgs costs one per evaluation of its line search
     (mostly one per iteration). penalty=None adds a pass at the end (the separation check).
+    X, Y and s̄ are persisted in the workers for the fit when they fill at most half of their
+    memory (read and checked once); larger data are re-read from the source at every pass.
     The iterates, ``n_iter_``, ``history_`` and ``stop_reason_`` are the in-memory ones up to
     the order of the sums. "auto" picks newton on Dask whenever K′d̃ <= 200 (passes, not
     flops, are the cost there); "gd" is refused (a pass per step, hundreds of steps).
@@ -376,6 +378,7 @@ class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator)
         cw = self._class_weights(counts, counts.sum())
         total = float(cw @ counts)  # Σs = Σₖ class_weight[k]·Σ_{i∈k} wᵢ, with no pass
         Y, s_bar = dask_targets_and_weights(y, w, self.classes_, Kp, cw, total)
+        X, Y, s_bar = persist_on_cluster(X, Y, s_bar)  # read and checked once if they fit
         lam = 0.0 if self.penalty is None else 1.0 / (self.C * total)
         solver = self._choose_solver(X, Kp, X.shape[1] + int(self.fit_intercept))
         return self._solve(solver, X, Y, s_bar, lam)

@@ -22,7 +22,6 @@ in-memory method on each block (:class:`DaskPredictMixin`).
 
 from __future__ import annotations
 
-import copy
 from functools import partial
 
 import numpy as np
@@ -43,8 +42,6 @@ __all__ = [
     "merge_class_counts",
     "targets_block",
     "weights_block",
-    "predict_block",
-    "block_predictor",
     "dask_targets_and_weights",
     "DaskPredictMixin",
 ]
@@ -190,20 +187,6 @@ def weights_block(y, w, classes, cw, total):
     return (s if w is None else w * s) / total
 
 
-def predict_block(X, estimator, method):
-    """``estimator.method(X)`` on one NumPy block: the in-memory prediction itself. The
-    estimator is a copy without ``feature_names_in_`` (the names were checked on the Dask
-    DataFrame; a block is a bare array)."""
-    return getattr(estimator, method)(X)
-
-
-def block_predictor(estimator):
-    """A copy of a fitted estimator fit to run :func:`predict_block` on bare arrays."""
-    est = copy.copy(estimator)
-    est.__dict__.pop("feature_names_in_", None)
-    return est
-
-
 def dask_targets_and_weights(y, w, classes, Kp, cw, total):
     """Y (n, K′) and s̄ (n,) as lazy Dask arrays with y's row blocks (w None: unit weights)."""
     import dask.array as da
@@ -223,14 +206,14 @@ def dask_targets_and_weights(y, w, classes, Kp, cw, total):
 
 class DaskPredictMixin:
     """``decision_function``, ``predict``, ``predict_proba`` and ``predict_log_proba`` of a
-    Dask X as lazy Dask arrays (the in-memory method on each block, :func:`predict_block`);
+    Dask X as lazy Dask arrays (the in-memory method on each block, sent once per worker);
     NumPy input goes on to the next class in the MRO unchanged."""
 
     def _predict_dask(self, X, method, n_out, dtype=np.float64):
         check_is_fitted(self, "coef_")
         X, _, _ = check_dask_data(self, X, reset=False)
-        fn = partial(predict_block, estimator=block_predictor(self), method=method)
-        return map_rows(fn, X, n_out=n_out, dtype=dtype)
+        # the bound method: on a NumPy block it is the in-memory prediction itself
+        return map_rows(getattr(self, method), X, n_out=n_out, dtype=dtype)
 
     def decision_function(self, X):
         """Scores Xwᵀ + b: (n,) for two classes, else (n, K); a lazy Dask array on Dask X."""
