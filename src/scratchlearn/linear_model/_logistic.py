@@ -187,7 +187,9 @@ class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator)
     Σs and "balanced" follow without another), one at θ₀, then one per evaluation of F:
     newton gets F, ∇F and ∇²F of a trial point in the same pass, so an iteration costs one pass
     plus one per halving of its step; lbfgs costs one per evaluation of its line search
-    (mostly one per iteration). penalty=None adds a pass at the end (the separation check).
+    (mostly one per iteration; a tol below what F resolves, ~1e-9 here, makes the last line
+    search fail, "stalled", after up to ~35 passes). penalty=None adds a pass at the end (the
+    separation check).
     X, Y and s̄ are persisted in the workers for the fit when they fill at most half of their
     memory (read and checked once); larger data are re-read from the source at every pass.
     The iterates, ``n_iter_``, ``history_`` and ``stop_reason_`` are the in-memory ones up to
@@ -444,10 +446,16 @@ class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator)
         from ..optim import lbfgs
 
         fi, Kp, d = self.fit_intercept, Y.shape[1], X.shape[1]
+        seen = {}  # θ → (F, ∇F): a failing line search may ask for a point twice
 
         def fun(theta):  # one pass over the data
-            F, g = block_reduce(loss_grad_block, X, Y, s_bar, static=(theta, fi))
-            return _penalise(F, g, theta, lam, Kp, d)
+            key = theta.tobytes()
+            if key not in seen:
+                F, g = block_reduce(loss_grad_block, X, Y, s_bar, static=(theta, fi))
+                seen.clear()  # only the latest point: duplicates are consecutive
+                seen[key] = _penalise(F, g, theta, lam, Kp, d)
+            F, g = seen[key]
+            return F, g.copy()
 
         res = lbfgs(fun, theta0, gtol=self.tol, ftol=0.0, max_iter=max_iter, warn=False)
         stop = "stalled" if res.stop_reason == "cost_change" else res.stop_reason
