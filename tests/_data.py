@@ -8,6 +8,8 @@ get the diabetes features with a positive target derived from the real one.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from sklearn.datasets import load_diabetes, load_iris
 
@@ -82,6 +84,9 @@ def problem_for(entry):
     return X, y
 
 
+# The original files beside the clone (../shared/data), when they are there.
+SHARED_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+
 _SHARED_LAYOUT = {
     "sms_spam/SMSSpamCollection": "SMSSpamCollection.gz",
     "car_evaluation/car.data": "car.data.gz",
@@ -100,7 +105,6 @@ def shared_data_dir() -> str:
     Safe under pytest-xdist: each file is written to a temporary name and renamed into place.
     """
     import gzip
-    import os
     import tempfile
     from importlib import resources
 

@@ -27,8 +27,6 @@ if os.environ.get("SCRATCHLEARN_CI"):
     settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
     settings.load_profile("ci")
 
-SHARED_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
-
 
 @pytest.fixture
 def rng():

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import scratchlearn.datasets as D
-from conftest import SHARED_DATA
+from _data import SHARED_DATA  # tests/ is on sys.path (rootdir conftest)
 
 # name -> (shape of data, kind, task, class counts or None, licence phrase in DESCR)
 EXPECTED = {

@@ -26,7 +26,10 @@ Intercepts are not penalised. The solvers minimise the same problem divided by C
     \\nabla_\\Theta F = (P - Y)^T \\operatorname{diag}(\\bar s) \\tilde X + \\lambda [W, 0],
 
 so that ``tol`` is a tolerance on the gradient of a per-sample average, as in scikit-learn.
-ℓ is evaluated as logaddexp(0, z) − yz and logsumexp(z) − z_y, so no exp overflows.
+ℓ is evaluated as logaddexp(0, z) − yz and logsumexp(z) − z_y, so no exp overflows. The data
+term of F, ∇F and ∇²F is a sum over rows, computed by the row-block statistics of
+``_logistic_blocks`` (the whole data as one block in memory, each block where it lives on Dask);
+the penalty is added once, after the sum.
 
 The multinomial model is over-parametrised: adding one vector to every Θₖ leaves P unchanged.
 With the penalty the optimal W has Σₖ wₖ = 0; the intercepts (and, without penalty, W) are
@@ -43,93 +46,57 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator
 from ..utils import Interval, StrOptions, check_sample_weight, spd_solve
-from ..utils.extmath import expit, safe_sparse_dot, softmax
+from ..utils._blocks import block_reduce
+from ..utils._dask import check_dask_data, is_dask_collection, persist_on_cluster
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ._base import LinearClassifierMixin, lipschitz_constant, standardise
+from ._logistic_blocks import (
+    DaskPredictMixin,
+    class_counts_block,
+    dask_targets_and_weights,
+    hessian_block,
+    loss_grad_block,
+    merge_class_counts,
+    newton_block,
+    one_hot,
+    unseparated_block,
+)
 
 __all__ = ["LogisticRegression", "logistic_loss_grad", "logistic_hessian", "newton_solve"]
 
 
-def _scores(theta, X, Kp, fit_intercept):
-    """Z = X Wᵀ + 1bᵀ, (n, K′), for θ = Θ.ravel() with Θ = [W, b] (K′, d̃)."""
-    Theta = theta.reshape(Kp, -1)
-    d = X.shape[1]
-    # W is a strided view of Θ; a contiguous copy (K′d numbers) lets BLAS do X Wᵀ, where numpy
-    # would otherwise fall back to its slow non-BLAS loop
-    Z = safe_sparse_dot(X, np.ascontiguousarray(Theta[:, :d]).T)
-    if fit_intercept:
-        Z += Theta[:, d]
-    return Z
+def _penalise(F, g, theta, lam, Kp, d):
+    """F_data + (λ/2)‖W‖² and ∇F_data + λ[W, 0]: the penalty, added once after the data sum."""
+    W = theta.reshape(Kp, -1)[:, :d]
+    F = F + 0.5 * lam * float(np.sum(W * W))
+    g.reshape(Kp, -1)[:, :d] += lam * W
+    return F, g
 
 
 def logistic_loss_grad(theta, X, Y, s_bar, lam, fit_intercept):
     """F(θ) = Σ s̄ᵢℓᵢ + (λ/2)‖W‖² and ∇F = (P − Y)ᵀ diag(s̄) X̃ + λ[W, 0].
 
-    X (n, d) dense or sparse (the column of ones of X̃ is never formed), Y (n, K′): a 0/1
-    column when K′ = 1, one-hot rows otherwise. Returns (F, ∇F flattened like θ). One pass of
-    exp and one of log over Z; the probabilities reuse the exponentials of the loss.
+    X (n, d) dense or sparse, Y (n, K′): a 0/1 column when K′ = 1, one-hot rows otherwise.
+    Returns (F, ∇F flattened like θ): :func:`~._logistic_blocks.loss_grad_block` on the whole
+    data (one block) plus the penalty.
     """
-    Kp = Y.shape[1]
-    d = X.shape[1]
-    W = theta.reshape(Kp, -1)[:, :d]
-    Z = _scores(theta, X, Kp, fit_intercept)  # (n, K′)
-    if Kp == 1:
-        z, y = Z[:, 0], Y[:, 0]
-        lae = np.logaddexp(0.0, z)  # log(1 + e^z)
-        loss = lae - y * z
-        G = np.exp(z - lae) - y  # ∂ℓ/∂z = σ(z) − y, σ(z) = e^{z − log(1+e^z)}
-        G = G[:, None]
-    else:
-        Z -= Z.max(axis=1, keepdims=True)  # zᵢ − max zᵢ: softmax and ℓ are shift-invariant
-        E = np.exp(Z)  # (n, K), entries in (0, 1]
-        total = E.sum(axis=1)
-        loss = np.log(total) - np.einsum("ik,ik->i", Z, Y)  # logsumexp(zᵢ) − z_{i,yᵢ}
-        E /= total[:, None]
-        G = np.subtract(E, Y, out=E)  # softmax(Z) − Y, (n, K)
-    F = float(s_bar @ loss) + 0.5 * lam * float(np.sum(W * W))
-    G *= s_bar[:, None]  # diag(s̄)(P − Y), (n, K′)
-    grad = np.empty((Kp, d + int(fit_intercept)))
-    grad[:, :d] = np.asarray(safe_sparse_dot(X.T, G)).T
-    grad[:, :d] += lam * W
-    if fit_intercept:
-        grad[:, d] = G.sum(axis=0)
-    return F, grad.ravel()
+    F, g = loss_grad_block(X, Y, s_bar, theta, fit_intercept)
+    return _penalise(F, g, theta, lam, Y.shape[1], X.shape[1])
 
 
-def _weighted_gram(X, v, fit_intercept):
-    """X̃ᵀ diag(v) X̃ with X̃ = [X, 1], from XᵀVX, XᵀV1 and Σv (X̃ never formed)."""
-    if np.all(v >= 0):
-        A = X * np.sqrt(v)[:, None]
-        XVX = A.T @ A  # a symmetric rank-k update: half the flops of a general product
-    else:
-        XVX = X.T @ (X * v[:, None])
-    if not fit_intercept:
-        return XVX
-    Xv = X.T @ v
-    return np.block([[XVX, Xv[:, None]], [Xv[None, :], np.array([[v.sum()]])]])
+def _penalise_hessian(H, lam, Kp, d, d1):
+    """∇²F_data + λI on the coordinates of W."""
+    idx = (np.arange(Kp)[:, None] * d1 + np.arange(d)[None, :]).ravel()
+    H[idx, idx] += lam
+    return H
 
 
 def logistic_hessian(theta, X, s_bar, lam, fit_intercept, Kp):
     """∇²F: binary X̃ᵀ diag(s̄ p(1 − p)) X̃ + λI_W; multinomial blocks
-    H_kl = X̃ᵀ diag(s̄ pₖ(δₖₗ − pₗ)) X̃ (+ λI_W on the diagonal blocks). Dense X only."""
+    H_kl = X̃ᵀ diag(s̄ pₖ(δₖₗ − pₗ)) X̃ (+ λI_W on the diagonal blocks)."""
     d = X.shape[1]
-    d1 = d + int(fit_intercept)
-    Z = _scores(theta, X, Kp, fit_intercept)
-    if Kp == 1:
-        p = expit(Z[:, 0])
-        H = _weighted_gram(X, s_bar * p * (1.0 - p), fit_intercept)
-    else:
-        P = softmax(Z, axis=1)  # (n, K)
-        H = np.empty((Kp * d1, Kp * d1))
-        for k in range(Kp):
-            for m in range(k, Kp):
-                v = s_bar * P[:, k] * ((k == m) - P[:, m])
-                block = _weighted_gram(X, v, fit_intercept)
-                H[k * d1 : (k + 1) * d1, m * d1 : (m + 1) * d1] = block
-                H[m * d1 : (m + 1) * d1, k * d1 : (k + 1) * d1] = block.T
-    idx = (np.arange(Kp)[:, None] * d1 + np.arange(d)[None, :]).ravel()
-    H[idx, idx] += lam
-    return H
+    H = hessian_block(X, s_bar, theta, fit_intercept, Kp)
+    return _penalise_hessian(H, lam, Kp, d, d + int(fit_intercept))
 
 
 def newton_solve(fun, hess, theta, *, tol, max_iter, stop_early=None):
@@ -143,13 +110,21 @@ def newton_solve(fun, hess, theta, *, tol, max_iter, stop_early=None):
     Near θ* a step that leaves F unchanged to rounding (4ε|F|) but lowers ‖∇F‖∞ is accepted:
     F's values cannot resolve the last quadratic steps, the gradient can.
 
+    ``hess=None``: ``fun(θ)`` returns (F, ∇F, ∇²F), so that each trial point costs one
+    evaluation (one pass over the data on Dask); the Hessian of a rejected trial is discarded,
+    that of the accepted one drives the next step. The iterates are the same either way.
+
     Stops when ‖∇F‖∞ <= tol ("grad_norm", the criterion), when ``stop_early(θ)`` is true
     ("separable"), after ``max_iter`` steps ("max_iter"), or "stalled" before the criterion
     is met: no step decreases F nor ‖∇F‖∞, or a step improves F by <= 10⁻¹⁵|F| (F's
     floating-point resolution) without lowering ‖∇F‖∞. Returns (θ, stop_reason, n_iter,
     history), history {"objective": F, "grad_norm": ‖∇F‖∞}: the start, then one per step.
     """
-    F, g = fun(theta)
+
+    def evaluate(theta):  # (F, ∇F, ∇²F or None)
+        return fun(theta) if hess is None else (*fun(theta), None)
+
+    F, g, H = evaluate(theta)
     hist = {"objective": [F], "grad_norm": [float(np.max(np.abs(g)))]}
     it, stop = 0, None
     while True:
@@ -159,13 +134,14 @@ def newton_solve(fun, hess, theta, *, tol, max_iter, stop_early=None):
         if it >= max_iter:
             stop = "max_iter"
             break
-        delta = spd_solve(hess(theta), -g, fallback="jitter", what="the Newton system H Δ = −∇F")
+        H = hess(theta) if H is None else H
+        delta = spd_solve(H, -g, fallback="jitter", what="the Newton system H Δ = −∇F")
         slope = g @ delta
         if slope >= 0:
             delta, slope = -g, -(g @ g)
         t, resolution = 1.0, 4.0 * np.finfo(float).eps * max(abs(F), 1.0)
         for _ in range(40):
-            F_new, g_new = fun(theta + t * delta)
+            F_new, g_new, H_new = evaluate(theta + t * delta)
             if F_new <= F + 1e-4 * t * slope:
                 break
             # F flat to rounding but ‖∇F‖ smaller: near θ* the quadratic model is exact to
@@ -178,7 +154,7 @@ def newton_solve(fun, hess, theta, *, tol, max_iter, stop_early=None):
             break
         theta = theta + t * delta
         improvement = F - F_new
-        F, g, it = F_new, g_new, it + 1
+        F, g, H, it = F_new, g_new, H_new, it + 1
         hist["objective"].append(F)
         hist["grad_norm"].append(float(np.max(np.abs(g))))
         if stop_early is not None and stop_early(theta):
@@ -191,23 +167,36 @@ def newton_solve(fun, hess, theta, *, tol, max_iter, stop_early=None):
     return theta, stop, it, hist
 
 
-def _separated(Z, Y):
-    """True when every sample is strictly on the right side: the unpenalised MLE does not
-    exist (the likelihood keeps increasing as ‖w‖ → ∞)."""
-    if Y.shape[1] == 1:
-        return bool(np.all((2.0 * Y[:, 0] - 1.0) * Z[:, 0] > 0))
-    true = np.einsum("ik,ik->i", Z, Y)
-    other = np.where(Y > 0, -np.inf, Z).max(axis=1)
-    return bool(np.all(true > other))
-
-
-class LogisticRegression(LinearClassifierMixin, BaseEstimator):
+class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator):
     """Logistic regression (binary sigmoid, multinomial softmax for K > 2).
 
     Minimises C·Σᵢ sᵢ ℓᵢ + ½‖W‖² (intercept unpenalised), ℓ the cross-entropy; see the module
     docstring for the exact objective, gradient and Hessian. Prediction (``decision_function``,
     ``predict``, ``predict_proba``, ``predict_log_proba``) comes from
     :class:`~scratchlearn.linear_model._base.LinearClassifierMixin` with the logistic link.
+
+    Dask
+    ----
+    ``fit`` also takes a Dask array or DataFrame X (dense blocks; y and sample_weight NumPy or
+    Dask, realigned to X's row blocks). Each block computes where it lives the sums of
+    :mod:`~scratchlearn.linear_model._logistic_blocks` at the current θ: Σ s̄ᵢℓᵢ, the gradient
+    (K′d̃ numbers), for newton the Hessian ((K′d̃)² numbers) and, without penalty, the count of
+    rows on the wrong side; the blocks' sums are added in a tree and the penalty is added once,
+    on the client. A pass thus moves 8(1 + K′d̃ + (K′d̃)²) bytes per block (no Hessian for
+    lbfgs), whatever n. Passes: one first for the classes and their weighted counts (from which
+    Σs and "balanced" follow without another), one at θ₀, then one per evaluation of F:
+    newton gets F, ∇F and ∇²F of a trial point in the same pass, so an iteration costs one pass
+    plus one per halving of its step; lbfgs costs one per evaluation of its line search
+    (mostly one per iteration; a tol below what F resolves, ~1e-9 here, makes the last line
+    search fail, "stalled", after up to ~35 passes). penalty=None adds a pass at the end (the
+    separation check).
+    X, Y and s̄ are persisted in the workers for the fit when they fill at most half of their
+    memory (read and checked once); larger data are re-read from the source at every pass.
+    The iterates, ``n_iter_``, ``history_`` and ``stop_reason_`` are the in-memory ones up to
+    the order of the sums. "auto" picks newton on Dask whenever K′d̃ <= 200 (passes, not
+    flops, are the cost there); "gd" is refused (a pass per step, hundreds of steps).
+    ``predict``, ``predict_proba``, ``predict_log_proba`` and ``decision_function`` of a Dask
+    X return lazy Dask arrays: the in-memory method, run on each block.
 
     Parameters
     ----------
@@ -313,55 +302,100 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
-        t.update(X_types=["2darray", "sparse"])
+        t.update(X_types=["2darray", "sparse"], dask=True)
         return t
 
     # -- fitting ---------------------------------------------------------------------------
+    def _class_weights(self, counts, total):
+        """The weight of each class: 1, ``class_weight[label]``, or for "balanced"
+        Σs / (K·Σ_{i∈k} sᵢ), from the weighted class sizes ``counts`` and ``total`` = Σs."""
+        K = len(self.classes_)
+        if self.class_weight == "balanced":
+            return total / (K * counts)
+        cw = np.ones(K)
+        for label, weight in (self.class_weight or {}).items():
+            hit = np.flatnonzero(self.classes_ == label)
+            if hit.size == 0:
+                raise ValueError(f"class_weight has label {label!r}, not found in y.")
+            cw[hit[0]] = weight
+        return cw
+
     def _sample_weights(self, y_idx, sample_weight, X):
         s = check_sample_weight(sample_weight, X).copy()
-        K = len(self.classes_)
         if self.class_weight is None:
             return s
+        K = len(self.classes_)
+        counts = None
         if self.class_weight == "balanced":
             counts = np.bincount(y_idx, weights=s, minlength=K)  # weighted class sizes
-            cw = s.sum() / (K * counts)
-        else:
-            cw = np.ones(K)
-            for label, weight in self.class_weight.items():
-                hit = np.flatnonzero(self.classes_ == label)
-                if hit.size == 0:
-                    raise ValueError(f"class_weight has label {label!r}, not found in y.")
-                cw[hit[0]] = weight
-        return s * cw[y_idx]
+        return s * self._class_weights(counts, s.sum())[y_idx]
 
     def fit(self, X, y, sample_weight=None):
-        """Fit Θ by the chosen solver; returns self."""
+        """Fit Θ by the chosen solver; returns self. X may be a Dask array or DataFrame (y and
+        sample_weight then NumPy or Dask): see "Dask" in the class docstring."""
         self._validate_params()
+        fit = self._fit_dask if is_dask_collection(X) else self._fit_numpy
+        it, hist, stop, criterion = fit(X, y, sample_weight)
+        self._record_fit(np.array([it]), hist, stop, criterion=criterion, met={"grad_norm"})
+        return self
+
+    def _fit_numpy(self, X, y, sample_weight):
         X, y = self._validate_data(X, y, accept_sparse=["csr"], dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_idx = encode_classes(y, "LogisticRegression")
         K = len(self.classes_)
         s = self._sample_weights(y_idx, sample_weight, X)
-        n, d = X.shape
         Kp = 1 if K == 2 else K
-        Y = (y_idx[:, None] == (np.arange(Kp) + (K == 2))).astype(np.float64)  # (n, K′)
+        Y = one_hot(y_idx, Kp)  # (n, K′)
         lam = 0.0 if self.penalty is None else 1.0 / (self.C * s.sum())
         s_bar = s / s.sum()
-        fi = self.fit_intercept
+        solver = self._choose_solver(X, Kp, X.shape[1] + int(self.fit_intercept))
+        if solver == "newton" and sp.issparse(X):
+            X = X.toarray()
+        return self._solve(solver, X, Y, s_bar, lam)
+
+    def _fit_dask(self, X, y, sample_weight):
+        """The Dask fit: one pass for the classes and their weighted counts, then Y and s̄
+        derived per block, lazily, and the solver's passes (class docstring, "Dask")."""
+        if self.solver == "gd":
+            raise ValueError(
+                "LogisticRegression(solver='gd') does not fit on Dask input (it needs a pass "
+                "per gradient step, hundreds of them): use solver='newton' or 'lbfgs' (or "
+                "'auto')."
+            )
+        if y is None:
+            raise ValueError("LogisticRegression requires y to be passed, but it is None.")
+        if isinstance(sample_weight, numbers.Number):
+            sample_weight = np.full(X.shape[0], float(sample_weight))
+        X, y, w = check_dask_data(self, X, y, sample_weight)
+        if y.ndim != 1:
+            raise ValueError(f"y must be 1-D on Dask input; got shape {y.shape}.")
+        labels, counts = block_reduce(class_counts_block, y, w, combine=merge_class_counts)
+        check_classification_targets(labels)
+        self.classes_, _ = encode_classes(labels, "LogisticRegression")
+        if not np.any(counts != 0):
+            raise ValueError("Sample weights must contain at least one non-zero weight.")
+        K = len(self.classes_)
+        Kp = 1 if K == 2 else K
+        cw = self._class_weights(counts, counts.sum())
+        total = float(cw @ counts)  # Σs = Σₖ class_weight[k]·Σ_{i∈k} wᵢ, with no pass
+        Y, s_bar = dask_targets_and_weights(y, w, self.classes_, Kp, cw, total)
+        X, Y, s_bar = persist_on_cluster(X, Y, s_bar)  # read and checked once if they fit
+        lam = 0.0 if self.penalty is None else 1.0 / (self.C * total)
+        solver = self._choose_solver(X, Kp, X.shape[1] + int(self.fit_intercept))
+        return self._solve(solver, X, Y, s_bar, lam)
+
+    def _solve(self, solver, X, Y, s_bar, lam):
+        """Run ``solver`` from θ₀ on the data (NumPy or Dask); set the coefficients and return
+        (n_iter, history, stop_reason, criterion) for the fit record."""
+        Kp, d, fi = Y.shape[1], X.shape[1], self.fit_intercept
         d1 = d + int(fi)
         theta0 = self._start(Kp, d1)
-        solver = self._choose_solver(X, Kp, d1)
         max_iter = self.max_iter
         if max_iter is None:
             max_iter = 1000 if solver == "gd" else 100
-        if solver == "newton" and sp.issparse(X):
-            X = X.toarray()
-
-        def separated(theta):
-            return _separated(_scores(theta, X, Kp, fi), Y)
-
         if solver == "newton":
-            out = self._fit_newton(X, Y, s_bar, lam, theta0, max_iter, separated)
+            out = self._fit_newton(X, Y, s_bar, lam, theta0, max_iter)
         elif solver == "lbfgs":
             out = self._fit_lbfgs(X, Y, s_bar, lam, theta0, max_iter)
         else:
@@ -373,20 +407,18 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
             Theta = Theta - Theta.mean(axis=0)  # the Σₖ Θₖ = 0 representative
         elif Kp > 1 and fi:
             Theta[:, -1] -= Theta[:, -1].mean()
-        if self.penalty is None and stop != "separable" and separated(Theta.ravel()):
+        if self.penalty is None and stop != "separable" and self._separated(X, Y, Theta):
             stop = "separable"
         self.coef_ = Theta[:, :d].copy()
         self.intercept_ = Theta[:, d].copy() if fi else np.zeros(Kp)
         self.solver_ = solver
         norm = "‖∇F‖₂ (standardised coordinates)" if solver == "gd" else "‖∇F‖∞"
-        self._record_fit(
-            np.array([it]),
-            hist,
-            stop,
-            criterion=f"{norm} <= tol={self.tol}",
-            met={"grad_norm"},
-        )
-        return self
+        return it, hist, stop, f"{norm} <= tol={self.tol}"
+
+    def _separated(self, X, Y, Theta):
+        """Every row strictly on its side at Θ (one pass on Dask)."""
+        static = (Theta.ravel(), self.fit_intercept)
+        return block_reduce(unseparated_block, X, Y, static=static) == 0
 
     def _start(self, Kp, d1):
         """θ₀: the previous solution under warm_start when its shape agrees, else 0."""
@@ -402,6 +434,8 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
     def _choose_solver(self, X, Kp, d1):
         if self.solver != "auto":
             return self.solver
+        if is_dask_collection(X):  # passes are the cost: Newton ~7, L-BFGS ~20-100
+            return "newton" if Kp * d1 <= 200 else "lbfgs"
         # a Newton step costs n(K′d̃)² for the Hessian, an L-BFGS evaluation n·K′d̃
         small = Kp * d1 <= 200 and X.shape[0] * (Kp * d1) ** 2 <= 5e7
         return "newton" if (small and not sp.issparse(X)) else "lbfgs"
@@ -411,25 +445,35 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
         an accepted step left F unchanged in floating point: recorded as "stalled"."""
         from ..optim import lbfgs
 
-        fi = self.fit_intercept
+        fi, Kp, d = self.fit_intercept, Y.shape[1], X.shape[1]
+        seen = {}  # θ → (F, ∇F): a failing line search may ask for a point twice
 
-        def fun(theta):
-            return logistic_loss_grad(theta, X, Y, s_bar, lam, fi)
+        def fun(theta):  # one pass over the data
+            key = theta.tobytes()
+            if key not in seen:
+                F, g = block_reduce(loss_grad_block, X, Y, s_bar, static=(theta, fi))
+                seen.clear()  # only the latest point: duplicates are consecutive
+                seen[key] = _penalise(F, g, theta, lam, Kp, d)
+            F, g = seen[key]
+            return F, g.copy()
 
         res = lbfgs(fun, theta0, gtol=self.tol, ftol=0.0, max_iter=max_iter, warn=False)
         stop = "stalled" if res.stop_reason == "cost_change" else res.stop_reason
         return res.x, stop, res.n_iter, res.history
 
-    def _fit_newton(self, X, Y, s_bar, lam, theta0, max_iter, separated):
+    def _fit_newton(self, X, Y, s_bar, lam, theta0, max_iter):
         fi, Kp = self.fit_intercept, Y.shape[1]
         d = X.shape[1]
         d1 = d + int(fi)
         mu = 1.0 if Kp > 1 else 0.0  # weight of ½‖Σₖ Θₖ‖² (multinomial identifiability)
         cols = d1 if self.penalty is None else d1 - d  # coordinates that need it
         sel = np.arange(d1 - cols, d1)
+        count = self.penalty is None  # rows on the wrong side, for the separation stop
+        one_pass = is_dask_collection(X)  # F, ∇F and ∇²F in one pass at each trial point
+        last = {}  # θ and its count of unseparated rows, from the latest evaluation
 
-        def fun_aug(theta):
-            F, g = logistic_loss_grad(theta, X, Y, s_bar, lam, fi)
+        def augment(F, g, theta):
+            F, g = _penalise(F, g, theta, lam, Kp, d)
             if mu:
                 T = theta.reshape(Kp, d1)
                 tot = T[:, sel].sum(axis=0)
@@ -439,8 +483,8 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
                 g = g.ravel()
             return F, g
 
-        def hess(theta):
-            H = logistic_hessian(theta, X, s_bar, lam, fi, Kp)
+        def augment_hessian(H):
+            H = _penalise_hessian(H, lam, Kp, d, d1)
             if mu:
                 idx = np.arange(Kp)[:, None] * d1 + sel[None, :]  # (K, |sel|)
                 for a in range(Kp):
@@ -448,9 +492,29 @@ class LogisticRegression(LinearClassifierMixin, BaseEstimator):
                         H[idx[a], idx[b]] += mu
             return H
 
-        stop_early = separated if self.penalty is None else None
+        def fun(theta):
+            stat = newton_block if one_pass else loss_grad_block
+            out = block_reduce(stat, X, Y, s_bar, static=(theta, fi, count))
+            if count:
+                last["theta"], last["unseparated"] = theta, out[2]
+            F, g = augment(out[0], out[1], theta)
+            return (F, g, augment_hessian(out[-1])) if one_pass else (F, g)
+
+        def hess(theta):
+            return augment_hessian(block_reduce(hessian_block, X, s_bar, static=(theta, fi, Kp)))
+
+        def separated(theta):  # the count of the evaluation at θ (the accepted point)
+            if np.array_equal(last.get("theta"), theta):
+                return last["unseparated"] == 0
+            return self._separated(X, Y, theta)
+
         return newton_solve(
-            fun_aug, hess, theta0, tol=self.tol, max_iter=max_iter, stop_early=stop_early
+            fun,
+            None if one_pass else hess,
+            theta0,
+            tol=self.tol,
+            max_iter=max_iter,
+            stop_early=separated if count else None,
         )
 
     def _fit_gd(self, X, Y, s_bar, lam, theta0, max_iter):

@@ -65,7 +65,7 @@ def _tree(combine, parts, split_every):
             out = combine(out, x)
         return out
 
-    node = dask.delayed(combine_many, pure=True)
+    node = dask.delayed(combine_many, pure=False)
     while len(parts) > 1:
         parts = [
             node(*parts[i : i + split_every]) if len(parts[i : i + split_every]) > 1 else parts[i]
@@ -80,7 +80,7 @@ def _one_node(v):
 
     if v is None or isinstance(v, (numbers.Number, str, np.generic)):
         return v
-    return dask.delayed(v, pure=True, traverse=False)
+    return dask.delayed(v, pure=False, traverse=False)
 
 
 def _static_arg(v):
@@ -134,7 +134,10 @@ def block_reduce(stat, X, *others, combine=add_stats, static=(), split_every=8, 
         [None] * len(X_blocks) if a is None else list(a.to_delayed().ravel()) for a in arrays[1:]
     ]
     shared = [_static_arg(v) for v in static]
-    node = dask.delayed(stat, pure=True)
+    # Fresh keys for every reduction (pure=False): an iterative fit may ask for the same
+    # statistic at the same point twice in a row, and a key computed, released and asked again
+    # makes the scheduler log "Couldn't gather keys … rescheduling" errors. Nothing is cached.
+    node = dask.delayed(stat, pure=False)
     parts = [node(xb, *(ob[i] for ob in other_blocks), *shared) for i, xb in enumerate(X_blocks)]
     total = _tree(combine, parts, max(2, int(split_every)))
     return total.compute() if compute else total
