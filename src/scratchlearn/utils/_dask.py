@@ -144,14 +144,15 @@ def map_rows(fn, X, *, n_out=None, dtype=np.float64):
     """fn applied to each row block of the Dask array X, lazily: a Dask array of its outputs.
 
     ``n_out=None``: fn returns one value per row (shape (n_b,)); an int: (n_b, n_out).
-    ``fn`` (typically a fitted estimator's bound method, or a partial holding its arrays) is
-    one node of the graph, sent once to each worker that needs it, not once per block: a
-    forest or a vocabulary-sized model would otherwise travel with every task.
+    ``fn`` (typically a fitted estimator's bound method, or a partial holding its arrays)
+    follows the rule of a reduction's static arguments: copied into each block's task when it
+    pickles small (so the task runs where its block already is), one graph node sent once to
+    each worker when it is large (a forest, a vocabulary-sized model).
     """
-    import dask
+    from ._blocks import _static_arg
 
     (X,) = dask_rows(X)
-    node = dask.delayed(fn, pure=True, traverse=False)
+    node = _static_arg(fn)
     if n_out is None:
         return X.map_blocks(_apply, node, drop_axis=1, dtype=dtype, meta=np.empty((0,), dtype))
     return X.map_blocks(
