@@ -190,6 +190,10 @@ def persist_on_cluster(*arrays, share=0.5):
     kept = [a for a in arrays if a is not None]
     if sum(a.nbytes for a in kept) > share * _cluster_memory(client):
         return arrays
+    # Kept blocks are made C-contiguous once: blocks sliced from a wider array (X and y cut
+    # from one [X y] block) would otherwise be copied by the compiled kernels at every pass
+    # (k-means at 10⁷ × 20: 0.15 s of a 0.29 s pass was that copy).
+    kept = [a.map_blocks(_contiguous, dtype=a.dtype) for a in kept]
     done = iter(dask.persist(*kept))
     return tuple(None if a is None else next(done) for a in arrays)
 
@@ -202,6 +206,10 @@ def checked_block(a, input_name, non_negative):
     if non_negative and np.any(a < 0):
         raise ValueError(f"Negative values in {input_name} are not allowed.")
     return a
+
+
+def _contiguous(a):
+    return np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a
 
 
 def check_dask_data(estimator, X, y=None, sample_weight=None, *, reset=True, dtype=np.float64):
