@@ -243,3 +243,24 @@ def test_r2_prediction_is_the_weighted_median():
 def test_r2_rejects_a_classifier():
     with pytest.raises(ValueError, match="needs a regressor as estimator"):
         AdaBoostRegressor(DecisionTreeClassifier()).fit("not an array", None)
+
+
+def test_integer_weights_equal_repeated_rows_on_real_data():
+    """SAMME with weight m on a row is SAMME on the row repeated m times (a weight of 0 drops
+    it): the same stumps, learner weights and errors, and the same probabilities. Wine's
+    thresholds and weighted errors are distinct at every round here (no tie left to the last
+    bit of the weights, unlike scikit-learn's random 15-row check, see ensemble/_entries.py).
+    The weights sum in another order: errors agree to n·ε, learner weights to that over
+    err·(1 − err), far below 1e-12."""
+    X, y = datasets.load_wine(return_X_y=True)
+    m = np.random.default_rng(0).integers(0, 4, size=len(y))
+    weighted = AdaBoostClassifier(n_estimators=20, random_state=0).fit(X, y, sample_weight=m)
+    repeated = AdaBoostClassifier(n_estimators=20, random_state=0).fit(
+        X.repeat(m, axis=0), y.repeat(m)
+    )
+    for a, b in zip(weighted.estimators_, repeated.estimators_, strict=True):
+        assert a.tree_.feature[0] == b.tree_.feature[0]
+        assert a.tree_.threshold[0] == b.tree_.threshold[0]
+    np.testing.assert_allclose(weighted.estimator_errors_, repeated.estimator_errors_, atol=1e-12)
+    np.testing.assert_allclose(weighted.estimator_weights_, repeated.estimator_weights_, rtol=1e-12)
+    np.testing.assert_allclose(weighted.predict_proba(X), repeated.predict_proba(X), atol=1e-12)

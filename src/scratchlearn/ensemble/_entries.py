@@ -66,6 +66,17 @@ FAMILY = Family(
             demo_params={"random_state": 0},
             sklearn=_SK + "AdaBoostClassifier",
             check_params={"n_estimators": 10, "random_state": 0},
+            expected_failed_checks={
+                "check_sample_weight_equivalence_on_dense_data": (
+                    "on the check's 15 random rows, round 8 has several stumps of exactly equal "
+                    "weighted error; which one wins is decided by the last bit of the boosted "
+                    "weights, which repeated rows and integer weights round differently (it "
+                    "passes or fails by compiler and library version: passes on NumPy 2.4, "
+                    "fails on the pinned minimum versions); the rounds before agree exactly, and "
+                    "tests/ensemble/test_adaboost.py checks weights = repeated rows on data "
+                    "without such ties"
+                ),
+            },
         ),
         Entry(
             name="AdaBoostRegressor",
