@@ -23,20 +23,12 @@ from scratchlearn.ensemble import (
     RandomForestRegressor,
     _forest_dask,
 )
+from scratchlearn.tree._tree import _FIELDS
 
 # A few rows drawn by every one of 8 trees have no OOB value (NaN, compared as equal below).
 pytestmark = pytest.mark.filterwarnings("ignore:.*no OOB prediction:UserWarning")
 
-TREE_ARRAYS = (
-    "children_left",
-    "children_right",
-    "feature",
-    "threshold",
-    "impurity",
-    "n_node_samples",
-    "weighted_n_node_samples",
-    "value",
-)
+TREE_ARRAYS = _FIELDS  # every array a fitted tree holds
 
 
 def _same_forest(local, cluster):
