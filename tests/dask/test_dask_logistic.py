@@ -180,6 +180,16 @@ def test_newton_binary_weights_and_balanced_classes(client):
     assert_same_fit(ref, est, X, y, w)
 
 
+def test_newton_multinomial_one_row_per_block(client):
+    """Iris, 8 rows of each class, one row per block (24 tasks per pass), L2 penalty: the fit
+    itself, not only its statistic, does not notice how the rows are cut."""
+    X, y = _slices()[1]
+    kw = {"solver": "newton", "C": 0.5, "tol": TOL}
+    ref = LogisticRegression(**kw).fit(X, y)
+    est = LogisticRegression(**kw).fit(_chunked(X, chunkings(len(y))[2]), y)
+    assert_same_fit(ref, est, X, y)
+
+
 def test_lbfgs_binary_without_intercept(client):
     """Iris versicolor vs virginica (not separable), one block, fit_intercept=False, NumPy
     sample weights: the L-BFGS path (one pass per evaluation)."""
