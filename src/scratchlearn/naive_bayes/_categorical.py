@@ -136,6 +136,8 @@ def category_counts(X, y, w):
     keep = w > 0
     if not keep.all():
         X, cls, w = X[keep], cls[keep], w[keep]
+    if X.dtype.kind in "biuf":  # column by column below: contiguous columns (one copy)
+        X = np.asfortranarray(X)
     categories, counts = [], []
     for j in range(X.shape[1]):
         col = X[:, j]
