@@ -30,7 +30,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from ..utils._dask import checked_block, dask_rows
+from ..utils._dask import check_dask_data
 from ..utils._param_validation import Interval
 from ..utils.validation import _assert_all_finite
 from ._base import _BaseNB, align_classes, class_log_prior, encode_labels, expand_rows, one_hot
@@ -267,22 +267,12 @@ class CategoricalNB(_BaseNB):
         return check_categorical_block(self._validate_data(X, reset=reset, dtype=None))
 
     def _check_dask(self, X, y=None, sample_weight=None, *, reset):
-        # check_dask_data would make X numeric: categories may be strings, so check here
-        self._check_feature_names(X, reset=reset)
-        X, y, w = dask_rows(X, y, sample_weight)
-        if X.ndim != 2:
-            raise ValueError(
-                f"CategoricalNB expects a 2-D Dask array X; got {X.ndim} dimension(s)."
-            )
-        if X.dtype.kind not in "biufOUS":
+        # categories may be strings: X keeps its dtype and each block is checked as categories
+        if getattr(X, "dtype", np.dtype(float)).kind not in "biufOUS":
             raise TypeError(f"CategoricalNB cannot use X of dtype {X.dtype}.")
-        self._check_n_features(X, reset=reset)
-        X = X.map_blocks(check_categorical_block, dtype=X.dtype)
-        if y is not None and y.dtype.kind == "f":
-            y = y.map_blocks(checked_block, "y", False, dtype=y.dtype)
-        if w is not None:
-            w = w.astype(np.float64).map_blocks(checked_block, "sample_weight", True)
-        return X, y, w
+        return check_dask_data(
+            self, X, y, sample_weight, reset=reset, X_check=check_categorical_block
+        )
 
     def _min_categories(self, d):
         if self.min_categories is None:

@@ -74,15 +74,6 @@ def _tree(combine, parts, split_every):
     return parts[0]
 
 
-def _one_node(v):
-    """A static argument as one graph node (numbers and strings stay inline)."""
-    import dask
-
-    if v is None or isinstance(v, (numbers.Number, str, np.generic)):
-        return v
-    return dask.delayed(v, pure=False, traverse=False)
-
-
 def _static_arg(v):
     """A static argument inline in each task when it pickles to at most
     ``_EMBED_STATIC_BYTES`` (see the module docstring), else as one graph node."""
@@ -97,7 +88,11 @@ def _static_arg(v):
             size = len(cloudpickle.dumps(v))
         except Exception:  # noqa: BLE001 - unpicklable here: let dask report it on submit
             size = np.inf
-    return _one_node(v) if size > _EMBED_STATIC_BYTES else v
+    if size <= _EMBED_STATIC_BYTES:
+        return v
+    import dask
+
+    return dask.delayed(v, pure=False, traverse=False)
 
 
 def block_reduce(stat, X, *others, combine=add_stats, static=(), split_every=8, compute=True):

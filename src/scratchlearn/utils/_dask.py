@@ -212,7 +212,9 @@ def _contiguous(a):
     return np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a
 
 
-def check_dask_data(estimator, X, y=None, sample_weight=None, *, reset=True, dtype=np.float64):
+def check_dask_data(
+    estimator, X, y=None, sample_weight=None, *, reset=True, dtype=np.float64, X_check=None
+):
     """Validate Dask fit (``reset=True``) or predict (``reset=False``) input lazily.
 
     What the shape tells is checked at once: X 2-D and numeric, its column count and names
@@ -221,23 +223,27 @@ def check_dask_data(estimator, X, y=None, sample_weight=None, *, reset=True, dty
     on each block when the block is computed, on the worker that holds it: the error reaches
     the caller of ``fit`` as the same ``ValueError`` the in-memory check raises. Returns
     (X, y, sample_weight) as Dask arrays with the same row chunks (None stays None).
+
+    ``X_check``, a function of one block, replaces the numeric check and cast of X for an
+    estimator whose X need not be numbers (CategoricalNB's categories may be strings): X then
+    keeps its dtype and each block goes through ``X_check`` instead.
     """
     owner = type(estimator).__name__
     estimator._check_feature_names(X, reset=reset)
     X, y, w = dask_rows(X, y, sample_weight)
     if X.ndim != 2:
         raise ValueError(f"{owner} expects a 2-D Dask array X; got {X.ndim} dimension(s).")
-    if X.dtype.kind not in "biuf":
+    if X_check is None and X.dtype.kind not in "biuf":
         raise ValueError(f"{owner} needs a numeric Dask array X; got dtype {X.dtype}.")
     if X.shape[0] < 1 or X.shape[1] < 1:
         raise ValueError(f"{owner} needs at least one row and one column; X has {X.shape}.")
     estimator._check_n_features(X, reset=reset)
-    X = X.astype(dtype).map_blocks(checked_block, "X", False, dtype=dtype)
+    if X_check is None:
+        X = X.astype(dtype).map_blocks(checked_block, "X", False, dtype=dtype)
+    else:
+        X = X.map_blocks(X_check, dtype=X.dtype)
     if y is not None:
         y = y.map_blocks(checked_block, "y", False, dtype=y.dtype) if y.dtype.kind in "fc" else y
     if w is not None:
         w = w.astype(np.float64).map_blocks(checked_block, "sample_weight", True)
     return X, y, w
-
-
-_checked_block = checked_block  # the name the first users imported
