@@ -441,5 +441,17 @@ def _name_steps(estimators):
 
 
 def make_pipeline(*steps, memory=None, verbose=False):
-    """A :class:`Pipeline` whose step names are the lower-cased class names."""
+    """A :class:`Pipeline` whose step names are the lower-cased class names.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_wine
+    >>> from scratchlearn.linear_model import LogisticRegression
+    >>> from scratchlearn.pipeline import make_pipeline
+    >>> from scratchlearn.preprocessing import StandardScaler
+    >>> X, y = load_wine(return_X_y=True)
+    >>> pipe = make_pipeline(StandardScaler(), LogisticRegression()).fit(X, y)
+    >>> print(list(pipe.named_steps), round(pipe.score(X, y), 3))
+    ['standardscaler', 'logisticregression'] 1.0
+    """
     return Pipeline(list(zip(_name_steps(steps), steps)), memory=memory, verbose=verbose)

@@ -413,6 +413,18 @@ class KMeans(_KMeansBase):
     ``algorithm="elkan"`` runs Lloyd's iterations (same assignments; Elkan's bounds are n×k
     state). ``labels_``, ``predict`` and ``transform`` are lazy Dask arrays; the rest is NumPy.
     Persist X first (``X.persist()``) if it fits in the cluster's memory: every pass reads it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.cluster import KMeans
+    >>> from scratchlearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> km = KMeans(n_clusters=3, random_state=0).fit(X)
+    >>> print(km.cluster_centers_.shape, km.labels_.shape, km.stop_reason_)
+    (3, 4) (150,) converged
+    >>> print(round(km.inertia_, 1))
+    78.9
     """
 
     _parameter_constraints = {

@@ -121,17 +121,31 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
     Attributes
     ----------
     medoid_indices_ : (k,) indices of the medoids in the training X.
-    cluster_centers_ : (k, d) the medoids, X[medoid_indices_]; None for "precomputed".
+    cluster_centers_ : (k, d) the medoids, ``X[medoid_indices_]``; None for "precomputed".
     labels_ : (n,) position of each sample's nearest medoid (the first one on ties).
     inertia_ : float, TD of the final medoids.
     n_iter_, history_, stop_reason_ : the fit record; ``history_["objective"]`` is TD at the
         start and after each pass; ``n_iter_`` counts passes including the last one, which
-        changed nothing (stop_reason_ "converged"), or ``max_iter`` ("max_iter", with a
+        changed nothing (``stop_reason_`` "converged"), or ``max_iter`` ("max_iter", with a
         ConvergenceWarning).
 
     Ties: the nearest medoid is the first of equal distance in ``medoid_indices_`` order; an
     exchange or a medoid update is made only when it lowers TD by more than 256 ulps of TD;
     among equal best exchanges PAM takes the first candidate by index, then the first position.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.cluster import KMedoids
+    >>> from scratchlearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> km = KMedoids(n_clusters=3, method="pam", init="build").fit(X)
+    >>> print(km.cluster_centers_)
+    [[6.  2.9 4.5 1.5]
+     [5.  3.4 1.5 0.2]
+     [6.8 3.  5.5 2.1]]
+    >>> print(sorted(np.bincount(km.labels_).tolist()), round(km.inertia_, 2), km.stop_reason_)
+    [38, 50, 62] 98.13 converged
     """
 
     _parameter_constraints = {

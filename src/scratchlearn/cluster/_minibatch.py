@@ -55,7 +55,7 @@ class MiniBatchKMeans(_KMeansBase):
     Approximately minimises :math:`J = \sum_i w_i ‖x_i − μ_{c(i)}‖²` by the per-centre
     running-mean updates of the module docstring. ``n_iter_`` counts passes over the data
     (⌈steps · batch_size / n⌉), ``n_steps_`` the batches; ``history_["objective"]`` holds the
-    mean batch inertia J_B / |B| of every step (noisy, not monotone: it is an estimate on a
+    mean batch inertia ``J_B / |B|`` of every step (noisy, not monotone: it is an estimate on a
     fresh batch each time); ``stop_reason_`` is "cost_change" (the EWA inertia stopped
     improving), "converged" (centre shift ≤ tol) or "max_iter". With ``compute_labels`` the
     final ``labels_`` and ``inertia_`` are computed on the whole X.
@@ -76,6 +76,18 @@ class MiniBatchKMeans(_KMeansBase):
     n_init : "auto" or int, default="auto" (1 for k-means++ or an array, 3 for "random"); the
         seeding of least inertia on the ``init_size`` validation rows is kept
     reassignment_ratio : float, default=0.01
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.cluster import MiniBatchKMeans
+    >>> from scratchlearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> mbk = MiniBatchKMeans(n_clusters=3, batch_size=30, random_state=0).fit(X)
+    >>> print(mbk.cluster_centers_.shape, mbk.labels_.shape)
+    (3, 4) (150,)
+    >>> print(round(mbk.inertia_))
+    81
     """
 
     _parameter_constraints = {

@@ -117,6 +117,15 @@ def load_play_tennis(*, n_rows=14, return_X_y=False, as_frame=False):
     """The PlayTennis table: Quinlan's 14 days, or with ``n_rows=6`` the seed's first six.
 
     Features Outlook, Temperature, Humidity, Wind (strings); target 0 "No", 1 "Yes".
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_play_tennis
+    >>> data = load_play_tennis()
+    >>> print(data.feature_names, data.target_names)
+    ['Outlook', 'Temperature', 'Humidity', 'Wind'] ['No', 'Yes']
+    >>> print(data.data.shape, data.data[0].tolist(), data.target[:5].tolist())
+    (14, 4) ['Sunny', 'Hot', 'High', 'Weak'] [0, 0, 1, 1, 1]
     """
     check_loader_args("load_play_tennis", return_X_y=return_X_y, as_frame=as_frame)
     validate_params(

@@ -79,6 +79,17 @@ class AdaBoostRegressor(RegressorMixin, BaseEstimator):
     estimators_, estimator_weights_ ((n_estimators,) α, 0 for rounds not run),
     estimator_errors_ ((n_estimators,) the mean loss, 1 for rounds not run), n_features_in_,
     feature_importances_.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_diabetes
+    >>> from scratchlearn.ensemble import AdaBoostRegressor
+    >>> from scratchlearn.model_selection import train_test_split
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> boost = AdaBoostRegressor(n_estimators=10, random_state=0).fit(X_train, y_train)
+    >>> print(len(boost.estimators_), round(boost.score(X_test, y_test), 2))
+    10 0.42
     """
 
     _parameter_constraints = {

@@ -237,6 +237,17 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
     estimators_, estimators_samples_ (the drawn row indices, with repeats),
     estimators_features_, classes_, n_classes_, n_features_in_, and with ``oob_score``:
     oob_score_, oob_decision_function_ (NaN for rows never out of bag).
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_breast_cancer
+    >>> from scratchlearn.ensemble import BaggingClassifier
+    >>> from scratchlearn.model_selection import train_test_split
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> bag = BaggingClassifier(n_estimators=10, random_state=0).fit(X_train, y_train)
+    >>> print(len(bag.estimators_), round(bag.score(X_test, y_test), 3))
+    10 0.944
     """
 
     def _default(self):
@@ -294,6 +305,17 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
     Parameters and attributes as :class:`BaggingClassifier` (default learner
     ``DecisionTreeRegressor()``), with ``oob_prediction_`` (NaN for rows never out of bag) in
     place of ``oob_decision_function_`` and R² as ``oob_score_``.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_diabetes
+    >>> from scratchlearn.ensemble import BaggingRegressor
+    >>> from scratchlearn.model_selection import train_test_split
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> bag = BaggingRegressor(n_estimators=10, random_state=0).fit(X_train, y_train)
+    >>> print(len(bag.estimators_), round(bag.score(X_test, y_test), 2))
+    10 0.38
     """
 
     def _default(self):

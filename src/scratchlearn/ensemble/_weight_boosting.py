@@ -138,6 +138,17 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     With a :class:`~scratchlearn.tree.DecisionTreeClassifier` as learner (the default), X is
     sorted once per fit and every round grows its tree from that order; other learners are
     fitted by their own ``fit``.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_breast_cancer
+    >>> from scratchlearn.ensemble import AdaBoostClassifier
+    >>> from scratchlearn.model_selection import train_test_split
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> boost = AdaBoostClassifier(n_estimators=20, random_state=0).fit(X_train, y_train)
+    >>> print(len(boost.estimators_), round(boost.score(X_test, y_test), 3))
+    20 0.937
     """
 
     _parameter_constraints = {

@@ -103,6 +103,18 @@ class CountVectorizer(TransformerMixin, BaseEstimator):
     of a partition, never a document. The sorted union, pruned by the same rule, is exactly the
     in-memory vocabulary. ``transform`` (and ``fit_transform``, a second pass) returns a Dask
     array of CSR blocks, one per partition, of shape (nan, V), computed lazily.
+
+    Examples
+    --------
+    >>> from scratchlearn.feature_extraction.text import CountVectorizer
+    >>> docs = ["the cat sat", "the cat sat on the mat", "dogs sit"]
+    >>> vec = CountVectorizer().fit(docs)
+    >>> print(sorted(vec.vocabulary_, key=vec.vocabulary_.get))
+    ['cat', 'dogs', 'mat', 'on', 'sat', 'sit', 'the']
+    >>> print(vec.transform(docs).toarray())
+    [[1 0 0 0 1 0 1]
+     [1 0 1 1 1 0 2]
+     [0 1 0 0 0 1 0]]
     """
 
     _parameter_constraints = {
@@ -470,13 +482,24 @@ class TfidfTransformer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    idf_ : ndarray (V,) (only when ``use_idf``), n_features_in_.
+    idf_ : ndarray (V,) (only when ``use_idf``), ``n_features_in_``.
 
     Dask
     ----
     On a Dask array of count blocks (sparse or dense, e.g. ``CountVectorizer.transform`` of a
     Dask bag), ``fit`` reduces each block to (n_b, df_b) and adds them (one pass; V + 1
     integers travel per block); ``transform`` weights each block lazily.
+
+    Examples
+    --------
+    >>> from scratchlearn.feature_extraction.text import TfidfTransformer
+    >>> counts = [[3, 0, 1], [2, 0, 0], [3, 0, 0], [4, 0, 0], [3, 2, 0], [3, 0, 2]]
+    >>> tfidf = TfidfTransformer().fit(counts)
+    >>> print(tfidf.idf_.round(3))
+    [1.    2.253 1.847]
+    >>> print(tfidf.transform(counts[:2]).toarray().round(3))
+    [[0.852 0.    0.524]
+     [1.    0.    0.   ]]
     """
 
     _parameter_constraints = {
@@ -493,7 +516,7 @@ class TfidfTransformer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.sublinear_tf = sublinear_tf
 
     def fit(self, X, y=None):
-        """Learn idf_ from the document frequencies of a count matrix. Returns self."""
+        """Learn ``idf_`` from the document frequencies of a count matrix. Returns self."""
         self._validate_params()
         if is_dask_collection(X):
             return self._fit_dask(X)
@@ -560,13 +583,28 @@ class TfidfVectorizer(CountVectorizer):
 
     Attributes
     ----------
-    vocabulary_, fixed_vocabulary_, stop_words_ (as CountVectorizer), idf_ (when ``use_idf``).
+    vocabulary_, fixed_vocabulary_, stop_words_
+        As :class:`CountVectorizer`.
+    idf_ : ndarray of shape (V,)
+        Inverse document frequencies (only when ``use_idf``).
 
     Dask
     ----
-    On a Dask bag or Series, the vocabulary and idf_ come from the one reduction of
+    On a Dask bag or Series, the vocabulary and ``idf_`` come from the one reduction of
     CountVectorizer (n and df_t of the kept terms); ``transform`` weights the lazy count
     blocks block by block.
+
+    Examples
+    --------
+    >>> from scratchlearn.feature_extraction.text import TfidfVectorizer
+    >>> docs = ["the cat sat", "the cat sat on the mat", "dogs sit"]
+    >>> vec = TfidfVectorizer().fit(docs)
+    >>> print(sorted(vec.vocabulary_, key=vec.vocabulary_.get))
+    ['cat', 'dogs', 'mat', 'on', 'sat', 'sit', 'the']
+    >>> print(vec.idf_.round(3))
+    [1.288 1.693 1.693 1.693 1.288 1.693 1.288]
+    >>> print(vec.transform(["the dogs"]).toarray().round(3))
+    [[0.    0.796 0.    0.    0.    0.    0.605]]
     """
 
     _parameter_constraints = {
@@ -630,7 +668,7 @@ class TfidfVectorizer(CountVectorizer):
         return dt
 
     def fit(self, raw_documents, y=None):
-        """Learn the vocabulary and idf_. Returns self."""
+        """Learn the vocabulary and ``idf_``. Returns self."""
         if is_dask_collection(raw_documents):
             self._fit_dask(raw_documents)
             return self
@@ -638,7 +676,7 @@ class TfidfVectorizer(CountVectorizer):
         return self
 
     def _fit_dask(self, raw_documents):
-        """The vocabulary and idf_ from one reduction of the corpus statistics (n, df_t)."""
+        """The vocabulary and ``idf_`` from one reduction of the corpus statistics (n, df_t)."""
         self._validate_params()
         dt = self._float_dtype()
         n, df = super()._fit_dask(raw_documents)
@@ -649,7 +687,7 @@ class TfidfVectorizer(CountVectorizer):
         return n, df
 
     def fit_transform(self, raw_documents, y=None):
-        """Learn the vocabulary and idf_; return the (n, V) tf-idf matrix."""
+        """Learn the vocabulary and ``idf_``; return the (n, V) tf-idf matrix."""
         if is_dask_collection(raw_documents):
             self._fit_dask(raw_documents)
             return self.transform(raw_documents)
@@ -663,7 +701,7 @@ class TfidfVectorizer(CountVectorizer):
         return tfidf_weights(X, getattr(self, "idf_", None), self.norm, self.sublinear_tf)
 
     def transform(self, raw_documents):
-        """The tf-idf matrix of new documents with the fitted vocabulary and idf_."""
+        """The tf-idf matrix of new documents with the fitted vocabulary and ``idf_``."""
         check_is_fitted(self, "vocabulary_")
         idf = self.idf_ if self.use_idf else None
         if is_dask_collection(raw_documents):

@@ -73,6 +73,20 @@ def save(estimator, path, *, metadata: dict | None = None) -> None:
     TypeError
         If the estimator is not a scratchlearn estimator or holds a value that a data-only file
         cannot represent; the message names the attribute path and its type.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from scratchlearn import io
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.tree import DecisionTreeClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> tree = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     io.save(tree, os.path.join(tmp, "tree.slm"))
+    ...     same = io.load(os.path.join(tmp, "tree.slm"))
+    >>> print(type(same).__name__, (same.predict(X) == tree.predict(X)).all())
+    DecisionTreeClassifier True
     """
     if not hasattr(estimator, "get_params") or isinstance(estimator, type):
         raise TypeError(
@@ -194,6 +208,19 @@ def load(path):
     ModelFileError
         If the file is not a zip archive, not a scratchlearn model, of a newer format version,
         truncated or corrupt, or names a class that is not a scratchlearn estimator.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from scratchlearn import io
+    >>> from scratchlearn.datasets import load_diabetes
+    >>> from scratchlearn.linear_model import Ridge
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     io.save(Ridge(alpha=0.5).fit(X, y), os.path.join(tmp, "ridge.slm"))
+    ...     model = io.load(os.path.join(tmp, "ridge.slm"))
+    >>> print(model, round(model.score(X, y), 4))
+    Ridge(alpha=0.5) 0.4875
     """
 
     def step(zf, name):

@@ -167,6 +167,17 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
         cd: "converged" (G/n <= tol·‖y‖²/n for every target) or "max_iter"; subgradient:
         "cost_change", "grad_norm" or "max_iter". A fit that did not converge warns with
         ConvergenceWarning.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_diabetes
+    >>> from scratchlearn.linear_model import ElasticNet
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> model = ElasticNet(alpha=0.01, l1_ratio=0.5).fit(X, y)
+    >>> print(model.stop_reason_, int((model.coef_ == 0).sum()))
+    converged 1
+    >>> print(round(model.score(X, y), 3))
+    0.379
     """
 
     _parameter_constraints = {
@@ -311,6 +322,18 @@ class Lasso(ElasticNet):
 
     Coordinate descent with soft thresholding gives exact zeros. Parameters and attributes
     are those of :class:`ElasticNet` without ``l1_ratio``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.datasets import load_diabetes
+    >>> from scratchlearn.linear_model import Lasso
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> model = Lasso(alpha=1.0).fit(X, y)
+    >>> print(np.flatnonzero(model.coef_).tolist(), model.stop_reason_)
+    [2, 3, 8] converged
+    >>> print(round(model.score(X, y), 3))
+    0.357
     """
 
     _parameter_constraints = {

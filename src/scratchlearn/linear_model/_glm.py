@@ -295,8 +295,8 @@ class GeneralizedLinearRegressor(_GLMBase):
     deviance_, null_deviance_ : D of the fit and of the intercept-only model (μ = weighted mean
         of y; μ = g⁻¹(0) without an intercept)
     dispersion_ : Pearson χ²/(n − p) = Σ sᵢ(yᵢ − μᵢ)²/V(μᵢ) / (n − p)
-    scale_ : φ used for inference: 1 for poisson, binomial and exponential, else dispersion_
-    llf_, aic_, bic_ : log-likelihood at φ = scale_ (normal + identity: the concentrated
+    scale_ : φ used for inference: 1 for poisson, binomial and exponential, else ``dispersion_``
+    llf_, aic_, bic_ : log-likelihood at φ = ``scale_`` (normal + identity: the concentrated
         likelihood, φ = Σ sᵢ(yᵢ − μᵢ)²/n), −2ℓ + 2p and −2ℓ + p log n, as statsmodels' GLM
     bse_ : standard errors √diag(φ(X̃ᵀWX̃)⁻¹) (w then b); NaN when alpha > 0
 
@@ -309,12 +309,25 @@ class GeneralizedLinearRegressor(_GLMBase):
     y's domain on each block); each IRLS iteration is then one pass in which every block
     returns its D, X̃ᵀr, X̃ᵀWz and X̃ᵀWX̃ at the current β (p² + 2p + 3 numbers, 8(p² + 2p + 3)
     bytes, whatever the block's size), summed in a tree; the (p, p) solve, the step halving
-    and the stopping rule run on the client, so n_iter_, history_ and stop_reason_ are those of
-    the in-memory fit. An L-BFGS evaluation is one pass returning D and X̃ᵀr (p + 2 numbers).
+    and the stopping rule run on the client, so ``n_iter_``, ``history_`` and ``stop_reason_`` are
+    those of the in-memory fit. An L-BFGS evaluation is one pass returning D and X̃ᵀr
+    (p + 2 numbers).
     Two final passes give the deviances, Pearson χ², X̃ᵀWX̃ for ``bse_`` and ℓ (one pass when
     φ is fixed). On a ``dask.distributed`` cluster the checked blocks are persisted for the
     fit's duration. ``predict`` on a Dask X returns a lazy Dask array, block by block;
     ``score`` refuses Dask input (compute y and the predictions first).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.linear_model import GeneralizedLinearRegressor
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
+    >>> y = np.array([2.0, 3.0, 6.0, 7.0, 15.0])
+    >>> glm = GeneralizedLinearRegressor(family="poisson").fit(X, y)
+    >>> print(np.round(glm.coef_, 3), round(float(glm.intercept_), 3), glm.n_iter_)
+    [0.502] 0.643 4
+    >>> print(np.round(glm.bse_, 3), round(glm.aic_, 2))
+    [0.143 0.451] 22.12
     """
 
     _parameter_constraints = {
@@ -439,6 +452,18 @@ class PoissonRegressor(_SklearnGLM):
     unit deviance d = 2[y log(y/μ) − y + μ]. ``tol``: both solvers stop when ‖∇L‖∞ ≤ tol. See
     :class:`GeneralizedLinearRegressor` for the attributes (``bse_`` is NaN unless alpha = 0)
     and for fitting on Dask input (its Notes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.linear_model import PoissonRegressor
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
+    >>> y = np.array([2.0, 3.0, 6.0, 7.0, 15.0])
+    >>> model = PoissonRegressor(alpha=0.0).fit(X, y)
+    >>> print(np.round(model.coef_, 3), round(float(model.intercept_), 3))
+    [0.502] 0.643
+    >>> print(np.round(model.predict([[5.0]]), 2))
+    [23.44]
     """
 
     _family_name = "poisson"
@@ -448,6 +473,17 @@ class GammaRegressor(_SklearnGLM):
     """Gamma GLM with log link, for positive right-skewed targets.
 
     Unit deviance d = 2[(y − μ)/μ − log(y/μ)]; otherwise as :class:`PoissonRegressor`.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_diabetes
+    >>> from scratchlearn.linear_model import GammaRegressor
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> model = GammaRegressor(alpha=0.0).fit(X, y)
+    >>> print(model.stop_reason_, round(float(model.intercept_), 3))
+    grad_norm 4.956
+    >>> print(round(model.score(X, y), 3))
+    0.479
     """
 
     _family_name = "gamma"
@@ -461,7 +497,19 @@ class TweedieRegressor(_SklearnGLM):
     For 1 < power < 2, ``llf_``, ``aic_`` and ``bic_`` are NaN: the compound Poisson-gamma
     density is an infinite series whose evaluation costs many times the fit itself (scikit-learn
     does not compute it either). ``GeneralizedLinearRegressor(family="tweedie", power=p)``
-    computes them exactly."""
+    computes them exactly.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_diabetes
+    >>> from scratchlearn.linear_model import TweedieRegressor
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> model = TweedieRegressor(power=1.5, alpha=0.0).fit(X, y)
+    >>> print(model.stop_reason_, round(float(model.intercept_), 3))
+    grad_norm 4.956
+    >>> print(round(model.score(X, y), 3))
+    0.499
+    """
 
     _parameter_constraints = {
         **_SklearnGLM._parameter_constraints,

@@ -224,7 +224,7 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
         √κ · ln(‖∇J(θ₀)‖/gtol) iterations: 1000 covers κ up to ~3000 for a gradient reduced
         by 1e8 (standardised diabetes: κ = 470, 248 iterations).
     tol : float, default=1e-8
-        ``solver="gd"`` stops when |J(θₜ) − J(θₜ₋₁)| <= tol.
+        ``solver="gd"`` stops when ``|J(θₜ) − J(θₜ₋₁)| <= tol``.
     gtol : float, default=1e-6
         ``solver="gd"`` stops when ‖∇J(θₜ)‖₂ <= gtol.
     copy_X : bool, default=True
@@ -251,13 +251,24 @@ class LinearRegression(LinearModel, RegressorMixin, BaseEstimator):
         The solver actually used ("normal", "lstsq" or "gd").
     n_iter_ : int
         Iterations of ``solver="gd"``; 1 for a direct solve (one factorisation: an estimator
-        with ``max_iter`` reports n_iter_ >= 1 in scikit-learn's contract).
+        with ``max_iter`` reports ``n_iter_`` >= 1 in scikit-learn's contract).
     history_ : dict or None
         ``solver="gd"``: {"objective": J per iteration, "grad_norm": ‖∇J‖₂}, start included;
         None for a direct solve.
     stop_reason_ : str
         ``solver="gd"``: "cost_change" or "grad_norm" (criterion met) or "max_iter" (with a
         ConvergenceWarning); "converged" for a direct solve.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_diabetes
+    >>> from scratchlearn.linear_model import LinearRegression
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> model = LinearRegression().fit(X, y)
+    >>> print(model.solver_, round(float(model.intercept_), 2))
+    normal 152.13
+    >>> print(round(model.score(X, y), 4))
+    0.5177
     """
 
     _parameter_constraints = {
@@ -381,6 +392,18 @@ class PolynomialRegression(LinearModel, RegressorMixin, BaseEstimator):
         The linear solver's ``solver_``.
     n_iter_, history_, stop_reason_ : None, None, "converged"
         Both linear solvers used here are direct solves.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.linear_model import PolynomialRegression
+    >>> x = np.linspace(-2.0, 2.0, 9).reshape(-1, 1)
+    >>> y = 1.0 + 2.0 * x[:, 0] - 0.5 * x[:, 0] ** 2
+    >>> model = PolynomialRegression(degree=2).fit(x, y)
+    >>> print(np.round(model.coef_, 3), round(float(model.intercept_), 3))
+    [ 2.  -0.5] 1.0
+    >>> print(model.powers_.tolist())
+    [[1], [2]]
     """
 
     _parameter_constraints = {

@@ -255,6 +255,19 @@ class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator)
         "separable" (no penalty and the classes are perfectly separated: the fit stops at
         finite coefficients, since the unpenalised ones would diverge).
     solver_ : str
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.linear_model import LogisticRegression
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = LogisticRegression().fit(X, y)
+    >>> print(clf.classes_.tolist(), clf.coef_.shape, clf.solver_, clf.stop_reason_)
+    [0, 1, 2] (3, 4) newton grad_norm
+    >>> print(clf.predict_proba(X[:1]).round(3))
+    [[0.982 0.018 0.   ]]
+    >>> print(round(clf.score(X, y), 3))
+    0.973
     """
 
     _proba_link = "logistic"

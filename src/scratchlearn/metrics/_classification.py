@@ -113,7 +113,16 @@ def _counts(y_true, y_pred, labels, w):
 
 
 def accuracy_score(y_true, y_pred, *, normalize=True, sample_weight=None):
-    """Fraction (or, with ``normalize=False``, weighted count) of exactly right predictions."""
+    """Fraction (or, with ``normalize=False``, weighted count) of exactly right predictions.
+
+    Examples
+    --------
+    >>> from scratchlearn.metrics import accuracy_score
+    >>> y_true = ["cat", "dog", "dog", "bird"]
+    >>> y_pred = ["cat", "dog", "cat", "bird"]
+    >>> print(accuracy_score(y_true, y_pred), accuracy_score(y_true, y_pred, normalize=False))
+    0.75 3.0
+    """
     _check_bool(normalize, "normalize")
     _, y_true, y_pred = _check_targets(y_true, y_pred)
     w = _weights(sample_weight, y_true)
@@ -131,6 +140,20 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     subset; samples whose true or predicted label is not listed are left out. ``normalize``
     divides by the row sums ("true"), column sums ("pred") or the total ("all"); an empty row or
     column gives zeros. Integer counts stay int64 unless weights or normalisation make them real.
+
+    Examples
+    --------
+    >>> from scratchlearn.metrics import confusion_matrix
+    >>> y_true = ["cat", "dog", "dog", "bird", "dog"]
+    >>> y_pred = ["cat", "dog", "cat", "bird", "bird"]
+    >>> print(confusion_matrix(y_true, y_pred, labels=["bird", "cat", "dog"]))
+    [[1 0 0]
+     [0 1 0]
+     [1 1 1]]
+    >>> print(confusion_matrix(y_true, y_pred, normalize="true").round(2))
+    [[1.   0.   0.  ]
+     [0.   1.   0.  ]
+     [0.33 0.33 0.33]]
     """
     _, y_true, y_pred = _check_targets(y_true, y_pred)
     if normalize not in (None, "true", "pred", "all"):

@@ -182,6 +182,17 @@ def ndcg_score(
     ``IDCG@k`` is the DCG@k of the ideal ranking (labels sorted decreasingly). Labels must be
     non-negative. A query with ``IDCG = 0`` (no positive label) scores 0; the module docstring
     says why.
+
+    Examples
+    --------
+    >>> from scratchlearn.metrics import ndcg_score
+    >>> y_true = [3, 2, 0, 1, 0, 1, 0]
+    >>> y_score = [0.9, 0.8, 0.7, 0.1, 0.4, 0.6, 0.3]
+    >>> qid = [1, 1, 1, 1, 2, 2, 2]
+    >>> print(round(ndcg_score(y_true, y_score, qid=qid), 4))
+    0.9927
+    >>> print(ndcg_score(y_true, y_score, qid=qid, k=2, return_per_query=True).round(4))
+    [1. 1.]
     """
     _check_flag(ignore_ties, "ignore_ties")
     k = _check_k(k)

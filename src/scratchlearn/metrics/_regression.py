@@ -121,6 +121,16 @@ def r2_score(
     A constant ``y_true`` makes SS_tot = 0: R² is then 1 for a perfect prediction and 0
     otherwise when ``force_finite`` (the default), NaN or −inf when not. Fewer than two
     samples give NaN with an UndefinedMetricWarning.
+
+    Examples
+    --------
+    >>> from scratchlearn.metrics import r2_score
+    >>> y_true = [3.0, -0.5, 2.0, 7.0]
+    >>> y_pred = [2.5, 0.0, 2.0, 8.0]
+    >>> print(round(r2_score(y_true, y_pred), 4))
+    0.9486
+    >>> print(r2_score(y_true, y_true))
+    1.0
     """
     y, mu, w, mo = _check_reg_targets(
         y_true, y_pred, sample_weight, multioutput, _BASIC + ("variance_weighted",)

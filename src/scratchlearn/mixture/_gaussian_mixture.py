@@ -128,6 +128,18 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
         ``history_["objective"][t]`` = −L(θ_t), the mean negative log-likelihood after t
         M-steps, from t = 0 (the starting point) to ``n_iter_`` (the fitted model).
     stop_reason_ : "cost_change" or "max_iter"
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.mixture import GaussianMixture
+    >>> X, y = load_iris(return_X_y=True)
+    >>> gm = GaussianMixture(n_components=3, random_state=0).fit(X)
+    >>> print(gm.converged_, gm.means_.shape, gm.covariances_.shape)
+    True (3, 4) (3, 4, 4)
+    >>> print(np.sort(gm.weights_).round(2))
+    [0.3  0.33 0.37]
     """
 
     _parameter_constraints = {

@@ -187,6 +187,18 @@ class GridSearchCV(BaseEstimator):
         scorers ``_score`` becomes ``_<name>``).
     best_index_, best_params_, best_score_, best_estimator_, refit_time_, scorer_, n_splits_,
     multimetric_, classes_ (classifiers), n_features_in_.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.model_selection import GridSearchCV
+    >>> from scratchlearn.neighbors import KNeighborsClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> search = GridSearchCV(KNeighborsClassifier(), {"n_neighbors": [1, 5, 15]}, cv=5).fit(X, y)
+    >>> print(search.best_params_, round(search.best_score_, 3))
+    {'n_neighbors': 5} 0.973
+    >>> print(search.cv_results_["rank_test_score"].tolist())
+    [3, 1, 2]
     """
 
     _parameter_constraints = {

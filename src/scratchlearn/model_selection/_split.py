@@ -167,6 +167,17 @@ class KFold(_BaseKFold):
         Permute the samples once before cutting the blocks.
     random_state : None, int or numpy.random.Generator
         Seed of the permutation (only with ``shuffle=True``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.model_selection import KFold
+    >>> X = np.arange(10).reshape(5, 2)
+    >>> for train, test in KFold(n_splits=3).split(X):
+    ...     print(train.tolist(), test.tolist())
+    [2, 3, 4] [0, 1]
+    [0, 1, 4] [2, 3]
+    [0, 1, 2, 3] [4]
     """
 
     def __init__(self, n_splits=5, *, shuffle=False, random_state=None):
@@ -575,6 +586,17 @@ def train_test_split(
     -------
     list of ``2 * len(arrays)`` items: ``train_0, test_0, train_1, test_1, ...``, each the same
     type as its input.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.model_selection import train_test_split
+    >>> X, y = load_iris(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(
+    ...     X, y, test_size=0.2, stratify=y, random_state=0)
+    >>> print(X_train.shape, X_test.shape, np.bincount(y_test).tolist())
+    (120, 4) (30, 4) [10, 10, 10]
     """
     if not arrays:
         raise ValueError("train_test_split needs at least one array to split.")

@@ -329,6 +329,19 @@ def cross_validate(
     -------
     dict of arrays of shape (K,): ``fit_time``, ``score_time``, ``test_score`` (``test_<name>``
     for several scorers), ``train_score`` / ``train_<name>``, and ``estimator`` / ``indices``.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_diabetes
+    >>> from scratchlearn.linear_model import Ridge
+    >>> from scratchlearn.model_selection import cross_validate
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> scoring = ["r2", "neg_mean_absolute_error"]
+    >>> res = cross_validate(Ridge(alpha=0.1), X, y, cv=3, scoring=scoring)
+    >>> print(sorted(k for k in res if k.startswith("test_")))
+    ['test_neg_mean_absolute_error', 'test_r2']
+    >>> print(res["test_r2"].round(3))
+    [0.459 0.495 0.512]
     """
     fit_params = _merge_params(fit_params, params)
     X, y, groups = _check_xy_groups(X, y, groups, "cross_validate", fit_params)
@@ -385,7 +398,18 @@ def cross_val_score(
     params=None,
     error_score=np.nan,
 ):
-    """The test score of each fold: ``cross_validate(...)["test_score"]`` (one scorer only)."""
+    """The test score of each fold: ``cross_validate(...)["test_score"]`` (one scorer only).
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.model_selection import cross_val_score
+    >>> from scratchlearn.naive_bayes import GaussianNB
+    >>> X, y = load_iris(return_X_y=True)
+    >>> scores = cross_val_score(GaussianNB(), X, y, cv=5)
+    >>> print(scores.round(3), round(scores.mean(), 3))
+    [0.933 0.967 0.933 0.933 1.   ] 0.953
+    """
     if scoring is not None and not (isinstance(scoring, str) or callable(scoring)):
         raise ValueError(
             "cross_val_score takes a single scorer (a name or a callable); use cross_validate "

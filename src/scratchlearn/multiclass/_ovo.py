@@ -71,6 +71,18 @@ class OneVsOneClassifier(_BaseMultiClass):
     No ``predict_proba`` (scikit-learn has none either): votes are not probabilities. For K = 2
     ``decision_function`` returns ``D_2`` only and ``predict`` thresholds it at 0 (learners with
     a decision function) or 1/2 (learners with probabilities only), as scikit-learn.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.linear_model import LogisticRegression
+    >>> from scratchlearn.multiclass import OneVsOneClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> ovo = OneVsOneClassifier(LogisticRegression()).fit(X, y)
+    >>> print(len(ovo.estimators_), ovo.classes_.tolist())
+    3 [0, 1, 2]
+    >>> print(round(ovo.score(X, y), 3))
+    0.973
     """
 
     def fit(self, X, y):

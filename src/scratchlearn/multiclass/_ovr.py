@@ -47,6 +47,18 @@ class OneVsRestClassifier(_BaseMultiClass):
     ``predict`` takes the first class of largest score (``np.argmax``) and ``predict_proba``
     divides each row by its sum (a row of zeros stays zero), both as scikit-learn. One class in
     ``y`` is an error here; scikit-learn instead warns and fits a constant predictor.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.linear_model import LogisticRegression
+    >>> from scratchlearn.multiclass import OneVsRestClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> ovr = OneVsRestClassifier(LogisticRegression()).fit(X, y)
+    >>> print(len(ovr.estimators_), ovr.classes_.tolist())
+    3 [0, 1, 2]
+    >>> print(round(ovr.score(X, y), 3))
+    0.953
     """
 
     def fit(self, X, y):

@@ -241,6 +241,18 @@ class CategoricalNB(_BaseNB):
     (:func:`category_counts`), merged by label and category (:func:`merge_category_counts`)
     in one pass; a block sends K·(1 + Σ_j n_j) counts and Σ_j n_j category values.
     ``min_categories`` applies after the merge, as in memory. Predictions are lazy.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_play_tennis
+    >>> from scratchlearn.naive_bayes import CategoricalNB
+    >>> X, y = load_play_tennis(return_X_y=True)
+    >>> clf = CategoricalNB().fit(X, y)
+    >>> print(clf.n_categories_.tolist())
+    [3, 3, 2, 2]
+    >>> day = [["Sunny", "Cool", "High", "Strong"]]
+    >>> print(clf.predict(day).tolist(), clf.predict_proba(day).round(3))
+    [0] [[0.72 0.28]]
     """
 
     _block_stat = staticmethod(category_counts)

@@ -233,6 +233,19 @@ class MultinomialNB(_BaseDiscreteNB):
     gives its labels with N_c and N_cj (:func:`multinomial_counts`); blocks add up by label
     (:func:`add_counts`), in one pass, K·(d + 1) floats per block. The counts equal the
     in-memory ones exactly when the weights are integers. Predictions of a Dask array are lazy.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_sms_spam
+    >>> from scratchlearn.feature_extraction.text import CountVectorizer
+    >>> from scratchlearn.model_selection import train_test_split
+    >>> from scratchlearn.naive_bayes import MultinomialNB
+    >>> docs, y = load_sms_spam(return_X_y=True)
+    >>> d_train, d_test, y_train, y_test = train_test_split(docs, y, random_state=0)
+    >>> vec = CountVectorizer().fit(d_train)
+    >>> clf = MultinomialNB().fit(vec.transform(d_train), y_train)
+    >>> print(round(clf.score(vec.transform(d_test), y_test), 3))
+    0.986
     """
 
     _block_stat = staticmethod(multinomial_counts)
@@ -294,6 +307,18 @@ class BernoulliNB(_BaseDiscreteNB):
 
     Dask: as :class:`MultinomialNB`, each row block counting its binarised rows
     (:func:`bernoulli_counts`).
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_spam_emails
+    >>> from scratchlearn.feature_extraction.text import CountVectorizer
+    >>> from scratchlearn.naive_bayes import BernoulliNB
+    >>> docs, y = load_spam_emails(return_X_y=True)
+    >>> vec = CountVectorizer(binary=True).fit(docs)
+    >>> clf = BernoulliNB().fit(vec.transform(docs), y)
+    >>> X_new = vec.transform(["cheap meds at the meeting"])
+    >>> print(clf.predict(X_new).tolist(), clf.predict_proba(X_new).round(3))
+    [1] [[0.308 0.692]]
     """
 
     _block_stat = staticmethod(bernoulli_counts)

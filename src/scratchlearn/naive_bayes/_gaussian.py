@@ -145,6 +145,20 @@ class GaussianNB(_BaseNB):
     (:func:`gaussian_stats`); blocks merge by the union of their labels and Chan's update
     (:func:`merge_gaussian_stats`). One pass; (2K + 2)·d + 2K + 1 floats per block travel.
     ``predict``, ``predict_proba``… of a Dask array are lazy Dask arrays.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.naive_bayes import GaussianNB
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = GaussianNB().fit(X, y)
+    >>> print(clf.class_prior_.round(3), clf.theta_.shape)
+    [0.333 0.333 0.333] (3, 4)
+    >>> print(np.round(clf.theta_[:, 2], 3))
+    [1.462 4.26  5.552]
+    >>> print(round(clf.score(X, y), 3))
+    0.96
     """
 
     _block_stat = staticmethod(gaussian_stats)

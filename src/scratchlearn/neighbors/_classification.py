@@ -72,6 +72,17 @@ class KNeighborsClassifier(KNeighborsMixin, _ClassifierBase):
     Attributes
     ----------
     classes_, effective_metric_, effective_metric_params_, n_features_in_, n_samples_fit_.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.model_selection import train_test_split
+    >>> from scratchlearn.neighbors import KNeighborsClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, stratify=y, random_state=0)
+    >>> knn = KNeighborsClassifier(n_neighbors=5).fit(X_train, y_train)
+    >>> print(knn.classes_.tolist(), knn.n_samples_fit_, round(knn.score(X_test, y_test), 3))
+    [0, 1, 2] 112 0.947
     """
 
     _parameter_constraints = {
@@ -123,6 +134,15 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, _ClassifierBase):
     the most frequent training class; any other value that label (its probability row is
     one-hot on it when it is a class, all zeros, with a warning, when it is not).
     Other parameters as :class:`KNeighborsClassifier`, with ``radius`` (> 0) for ``n_neighbors``.
+
+    Examples
+    --------
+    >>> from scratchlearn.neighbors import RadiusNeighborsClassifier
+    >>> X = [[0.0], [0.5], [1.0], [5.0], [5.5], [6.0]]
+    >>> y = ["low", "low", "low", "high", "high", "high"]
+    >>> clf = RadiusNeighborsClassifier(radius=1.0, outlier_label="most_frequent").fit(X, y)
+    >>> print(clf.predict([[0.8], [5.2], [20.0]]).tolist())
+    ['low', 'high', 'high']
     """
 
     _parameter_constraints = {

@@ -53,7 +53,20 @@ class _RegressorBase(RegressorMixin, NeighborsBase):
 
 class KNeighborsRegressor(KNeighborsMixin, _RegressorBase):
     """Mean of the k nearest targets, uniform or weighted (parameters as
-    :class:`~scratchlearn.neighbors.KNeighborsClassifier`)."""
+    :class:`~scratchlearn.neighbors.KNeighborsClassifier`).
+
+    Examples
+    --------
+    >>> from scratchlearn.neighbors import KNeighborsRegressor
+    >>> X = [[0.0], [1.0], [2.0], [3.0], [4.0]]
+    >>> y = [0.0, 1.0, 4.0, 9.0, 16.0]
+    >>> knn = KNeighborsRegressor(n_neighbors=2).fit(X, y)
+    >>> print(knn.predict([[1.4], [3.9]]))
+    [ 2.5 12.5]
+    >>> dist, idx = knn.kneighbors([[1.4]])
+    >>> print(dist.round(3), idx.tolist())
+    [[0.4 0.6]] [[1, 2]]
+    """
 
     _parameter_constraints = {
         **NeighborsBase._parameter_constraints,
@@ -94,7 +107,17 @@ class KNeighborsRegressor(KNeighborsMixin, _RegressorBase):
 
 class RadiusNeighborsRegressor(RadiusNeighborsMixin, _RegressorBase):
     """Mean of the targets within ``radius``; a query with no neighbour gets NaN, with a
-    warning naming the rows (parameters as :class:`RadiusNeighborsClassifier`)."""
+    warning naming the rows (parameters as :class:`RadiusNeighborsClassifier`).
+
+    Examples
+    --------
+    >>> from scratchlearn.neighbors import RadiusNeighborsRegressor
+    >>> X = [[0.0], [1.0], [2.0], [3.0], [4.0]]
+    >>> y = [0.0, 1.0, 4.0, 9.0, 16.0]
+    >>> reg = RadiusNeighborsRegressor(radius=1.5).fit(X, y)
+    >>> print(reg.predict([[1.0], [3.5]]).round(3))
+    [1.667 9.667]
+    """
 
     _parameter_constraints = {
         **NeighborsBase._parameter_constraints,

@@ -103,6 +103,17 @@ class SimulatedAnnealing:
     moves, ``stop_reason`` is "converged" when the schedule ran to its end, ``grad`` is None,
     ``history`` holds the best J and 0.0 per level (no gradient), and ``trace`` holds arrays
     ``T``, ``J`` (current J after each move) and ``accepted`` (bool per move).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.optim import SimulatedAnnealing
+    >>> def fun(x):
+    ...     return float((x[0] - 1) ** 2 + 10 * (1 - np.cos(2 * np.pi * (x[0] - 1))))
+    >>> sa = SimulatedAnnealing(T0=10.0, max_iter=2000, bounds=(-5, 5), random_state=0)
+    >>> res = sa.minimize(fun, np.array([4.0]))
+    >>> print(np.round(res.x, 3), round(res.fun, 4), res.stop_reason)
+    [1.] 0.0 converged
     """
 
     _parameter_constraints = {

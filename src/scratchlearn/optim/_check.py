@@ -57,6 +57,19 @@ def check_gradient(fun, x, *, eps=1e-6, grad=None):
     -------
     float
         The maximum relative error ``err``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.optim import check_gradient
+    >>> def fun(x):
+    ...     return np.sum(x ** 3), 3 * x ** 2
+    >>> print(check_gradient(fun, np.array([1.0, -2.0])) < 1e-6)
+    True
+    >>> def wrong(x):
+    ...     return np.sum(x ** 3), 2 * x ** 2
+    >>> print(round(check_gradient(wrong, np.array([1.0, -2.0])), 3))
+    0.333
     """
     x = np.array(x, dtype=float)
     if grad is None:

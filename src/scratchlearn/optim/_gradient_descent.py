@@ -84,6 +84,17 @@ class GradientDescent:
     -----
     In mini-batch mode the schedule advances once per epoch, and the momentum velocity carries
     over from one mini-batch to the next.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.optim import GradientDescent
+    >>> target = np.array([1.0, -2.0])
+    >>> def fun(theta):
+    ...     return np.sum((theta - target) ** 2), 2.0 * (theta - target)
+    >>> res = GradientDescent(learning_rate=0.1, tol=0.0).minimize(fun, np.zeros(2))
+    >>> print(np.round(res.x, 3), res.stop_reason, res.n_iter)
+    [ 1. -2.] grad_norm 59
     """
 
     _parameter_constraints = {

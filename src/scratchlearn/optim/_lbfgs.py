@@ -166,6 +166,16 @@ def lbfgs(fun, x0, *, m=10, gtol=1e-5, ftol=1e-10, max_iter=500, max_ls=25, warn
     fails along the quasi-Newton direction, the memory is cleared and steepest descent is tried;
     if that fails too the run stops with stop_reason "stalled" (converged=False: no descent
     step exists at the objective's floating-point resolution, yet ‖∇J‖∞ > gtol).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.optim import lbfgs
+    >>> A = np.array([[3.0, 1.0], [1.0, 2.0]])
+    >>> b = np.array([1.0, 1.0])
+    >>> res = lbfgs(lambda x: (0.5 * x @ A @ x - b @ x, A @ x - b), np.zeros(2))
+    >>> print(np.round(res.x, 4), res.stop_reason)
+    [0.2 0.4] grad_norm
     """
     x = np.array(x0, dtype=float)
     shape = x.shape
@@ -233,6 +243,18 @@ class LBFGS:
     """Object form of :func:`lbfgs`: ``LBFGS(m=5).minimize(fun, x0)``.
 
     Parameters are those of :func:`lbfgs` (``max_ls`` defaults to 25).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.optim import LBFGS
+    >>> def rosenbrock(x):
+    ...     J = (1 - x[0]) ** 2 + 100 * (x[1] - x[0] ** 2) ** 2
+    ...     g = [-2 * (1 - x[0]) - 400 * x[0] * (x[1] - x[0] ** 2), 200 * (x[1] - x[0] ** 2)]
+    ...     return J, np.array(g)
+    >>> res = LBFGS(m=5).minimize(rosenbrock, np.array([-1.2, 1.0]))
+    >>> print(np.round(res.x, 3), res.converged)
+    [1. 1.] True
     """
 
     _parameter_constraints = {

@@ -226,8 +226,20 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    mean_ : ndarray (d,) or None;  var_ : ndarray (d,) or None;  scale_ : ndarray (d,) or None
+    mean_, var_, scale_ : ndarray (d,) or None
     n_samples_seen_ : int (float when weighted)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.preprocessing import StandardScaler
+    >>> X, y = load_iris(return_X_y=True)
+    >>> scaler = StandardScaler().fit(X)
+    >>> print(np.round(scaler.mean_, 3))
+    [5.843 3.057 3.758 1.199]
+    >>> print(np.round(scaler.transform(X).std(axis=0), 3))
+    [1. 1. 1. 1.]
     """
 
     _parameter_constraints = {
@@ -350,7 +362,7 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     larger than b − a (a feature whose range is a few units in the last place of its values), and
     their sum then loses every digit of the answer (x = 1000 ± 1 ulp mapped to (−2, 3) gave 0
     and 8). With the minimum subtracted first each training value lands in [a, b] up to a few
-    rounding errors of the size of max(|a|, |b|).
+    rounding errors of the size of ``max(|a|, |b|)``.
 
     A constant feature (range 0) gets s_j = b − a. With ``clip=True`` transformed values outside
     [a, b] (from data beyond the training range) are clipped.
@@ -359,6 +371,18 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     (:func:`column_range`), merged by elementwise min and max (:func:`merge_ranges`): exact in
     any order, 2d + 1 numbers per block. ``transform`` / ``inverse_transform`` of a Dask array
     return a lazy Dask array.
+
+    Examples
+    --------
+    >>> from scratchlearn.preprocessing import MinMaxScaler
+    >>> X = [[1.0, -1.0], [2.0, 0.0], [3.0, 3.0]]
+    >>> scaler = MinMaxScaler().fit(X)
+    >>> print(scaler.data_min_, scaler.data_max_)
+    [ 1. -1.] [3. 3.]
+    >>> print(scaler.transform(X))
+    [[0.   0.  ]
+     [0.5  0.25]
+     [1.   1.  ]]
     """
 
     _parameter_constraints = {
@@ -466,6 +490,19 @@ class Normalizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     ``norm`` is "l1" (Σ|x|), "l2" (√Σx²) or "max" (max|x|). Stateless: ``fit`` only records the
     number of features.
+
+    Examples
+    --------
+    >>> from scratchlearn.preprocessing import Normalizer
+    >>> X = [[3.0, 4.0], [1.0, -1.0], [0.0, 0.0]]
+    >>> print(Normalizer(norm="l2").fit_transform(X).round(3))
+    [[ 0.6    0.8  ]
+     [ 0.707 -0.707]
+     [ 0.     0.   ]]
+    >>> print(Normalizer(norm="l1").fit_transform(X).round(3))
+    [[ 0.429  0.571]
+     [ 0.5   -0.5  ]
+     [ 0.     0.   ]]
     """
 
     _parameter_constraints = {"norm": [StrOptions({"l1", "l2", "max"})], "copy": ["boolean"]}
@@ -503,6 +540,14 @@ class Binarizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     For sparse input only the stored values are thresholded, so ``threshold`` must be ≥ 0
     (otherwise every implicit zero would become 1).
+
+    Examples
+    --------
+    >>> from scratchlearn.preprocessing import Binarizer
+    >>> X = [[0.5, -1.0, 2.0], [0.0, 3.0, 0.1]]
+    >>> print(Binarizer(threshold=0.2).fit_transform(X))
+    [[1. 0. 1.]
+     [0. 1. 0.]]
     """
 
     _parameter_constraints = {

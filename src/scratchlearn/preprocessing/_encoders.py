@@ -139,6 +139,17 @@ class OneHotEncoder(_BaseEncoder):
     ----------
     categories_ : list of d arrays, each sorted
     drop_idx_ : None or object array (d,) of int or None
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_play_tennis
+    >>> from scratchlearn.preprocessing import OneHotEncoder
+    >>> X, y = load_play_tennis(return_X_y=True)
+    >>> enc = OneHotEncoder(sparse_output=False).fit(X)
+    >>> print(enc.categories_[0].tolist())
+    ['Overcast', 'Rain', 'Sunny']
+    >>> print(enc.transform([["Rain", "Mild", "High", "Weak"]]))
+    [[0. 1. 0. 0. 0. 1. 1. 0. 0. 1.]]
     """
 
     _parameter_constraints = {
@@ -292,6 +303,19 @@ class OrdinalEncoder(OneToOneFeatureMixin, _BaseEncoder):
 
     Missing values (None, NaN) are encoded as ``encoded_missing_value`` (NaN by default). With
     ``handle_unknown="use_encoded_value"``, unseen categories become ``unknown_value``.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_play_tennis
+    >>> from scratchlearn.preprocessing import OrdinalEncoder
+    >>> X, y = load_play_tennis(return_X_y=True)
+    >>> enc = OrdinalEncoder().fit(X)
+    >>> print(enc.categories_[1].tolist())
+    ['Cool', 'Hot', 'Mild']
+    >>> print(enc.transform(X[:3]))
+    [[2. 1. 0. 1.]
+     [2. 1. 0. 0.]
+     [0. 1. 0. 1.]]
     """
 
     _parameter_constraints = {

@@ -39,7 +39,19 @@ def _codes_of(y, classes):
 
 
 class LabelEncoder(TransformerMixin, BaseEstimator):
-    """Map class labels to 0..K−1 in sorted order: y_i ↦ c_i."""
+    """Map class labels to 0..K−1 in sorted order: y_i ↦ c_i.
+
+    Examples
+    --------
+    >>> from scratchlearn.preprocessing import LabelEncoder
+    >>> enc = LabelEncoder().fit(["spam", "ham", "spam", "eggs"])
+    >>> print(enc.classes_.tolist())
+    ['eggs', 'ham', 'spam']
+    >>> print(enc.transform(["ham", "spam"]).tolist())
+    [1, 2]
+    >>> print(enc.inverse_transform([0, 2]).tolist())
+    ['eggs', 'spam']
+    """
 
     def _scratch_tags(self) -> dict:
         t = super()._scratch_tags()
@@ -81,6 +93,16 @@ class LabelBinarizer(TransformerMixin, BaseEstimator):
 
     Two classes give a single column (the indicator of the second class); K > 2 classes give
     K columns. Labels unseen at fit time give a row of ``neg_label``.
+
+    Examples
+    --------
+    >>> from scratchlearn.preprocessing import LabelBinarizer
+    >>> lb = LabelBinarizer().fit(["cat", "dog", "bird", "dog"])
+    >>> print(lb.classes_.tolist())
+    ['bird', 'cat', 'dog']
+    >>> print(lb.transform(["dog", "bird"]))
+    [[0 0 1]
+     [1 0 0]]
     """
 
     _parameter_constraints = {

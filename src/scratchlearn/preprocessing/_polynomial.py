@@ -125,6 +125,15 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         Row r is the power vector p of output column r.
     n_output_features_ : int
         D.
+
+    Examples
+    --------
+    >>> from scratchlearn.preprocessing import PolynomialFeatures
+    >>> poly = PolynomialFeatures(degree=2).fit([[2.0, 3.0]])
+    >>> print(poly.powers_.tolist())
+    [[0, 0], [1, 0], [0, 1], [2, 0], [1, 1], [0, 2]]
+    >>> print(poly.transform([[2.0, 3.0]]))
+    [[1. 2. 3. 4. 6. 9.]]
     """
 
     _parameter_constraints = {

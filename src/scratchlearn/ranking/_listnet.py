@@ -106,6 +106,19 @@ class ListNet(BaseRanker):
         ``history_`` holds J ("objective") and ‖∇J‖₂ ("grad_norm") from w = 0 on;
         ``stop_reason_`` is "grad_norm", "stalled" (J unchanged in floating point) or
         "max_iter" (with a ConvergenceWarning).
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_modechoice
+    >>> from scratchlearn.preprocessing import StandardScaler
+    >>> from scratchlearn.ranking import ListNet
+    >>> data = load_modechoice()
+    >>> X, y, qid = StandardScaler().fit_transform(data.data), data.target, data.qid
+    >>> ranker = ListNet(alpha=0.01).fit(X, y, qid=qid)
+    >>> print(ranker.coef_.shape, ranker.stop_reason_)
+    (7,) grad_norm
+    >>> print(round(ranker.score(X, y, qid=qid), 3))
+    0.86
     """
 
     _parameter_constraints = {

@@ -29,6 +29,17 @@ class PointwiseRanker(BaseRanker):
     Attributes
     ----------
     estimator_ : the fitted clone of ``estimator``.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_modechoice
+    >>> from scratchlearn.ranking import PointwiseRanker
+    >>> data = load_modechoice()
+    >>> ranker = PointwiseRanker().fit(data.data, data.target, qid=data.qid)
+    >>> print(type(ranker.estimator_).__name__)
+    Ridge
+    >>> print(round(ranker.score(data.data, data.target, qid=data.qid), 3))
+    0.853
     """
 
     _parameter_constraints = {"estimator": [HasMethods(["fit", "predict"]), None]}

@@ -124,6 +124,19 @@ class RankSVM(BaseRanker):
     n_iter_, history_, stop_reason_ :
         The solver's fit record: ``history_["objective"]`` the dual objective and
         ``history_["grad_norm"]`` the spread M − m of the projected gradients, per pass.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_modechoice
+    >>> from scratchlearn.preprocessing import StandardScaler
+    >>> from scratchlearn.ranking import RankSVM
+    >>> data = load_modechoice()
+    >>> X, y, qid = StandardScaler().fit_transform(data.data), data.target, data.qid
+    >>> ranker = RankSVM(C=0.1, random_state=0).fit(X, y, qid=qid)
+    >>> print(ranker.n_pairs_, ranker.coef_.shape, ranker.stop_reason_)
+    630 (7,) converged
+    >>> print(round(ranker.score(X, y, qid=qid), 3))
+    0.856
     """
 
     _parameter_constraints = {

@@ -142,6 +142,17 @@ class StructuredPerceptron(BaseEstimator):
     Inputs are lists of sentences, each a list of token strings; tags are strings. An empty
     sentence is allowed: it is skipped in training and gets the empty tag list at predict.
     Features never seen in fit are ignored at predict.
+
+    Examples
+    --------
+    >>> from scratchlearn.structured import StructuredPerceptron
+    >>> X = [["the", "dog", "barks"], ["a", "cat", "sleeps"], ["the", "cat", "barks"]]
+    >>> y = [["DET", "NOUN", "VERB"], ["DET", "NOUN", "VERB"], ["DET", "NOUN", "VERB"]]
+    >>> tagger = StructuredPerceptron(max_iter=5, random_state=0).fit(X, y)
+    >>> print(tagger.classes_.tolist(), tagger.stop_reason_)
+    ['DET', 'NOUN', 'VERB'] converged
+    >>> print(tagger.predict([["a", "dog", "sleeps"]]))
+    [['DET', 'NOUN', 'VERB']]
     """
 
     _parameter_constraints = {

@@ -87,6 +87,18 @@ class LinearSVC(LinearClassifierMixin, BaseEstimator):
     history_ : dict, or a list of K dicts with K > 2 classes: per pass, "objective" the dual
         objective f(α) (which decreases to minus the primal optimum) and "grad_norm" the
         projected-gradient range M − m that the stopping rule compares with ``tol``
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_breast_cancer
+    >>> from scratchlearn.pipeline import make_pipeline
+    >>> from scratchlearn.preprocessing import StandardScaler
+    >>> from scratchlearn.svm import LinearSVC
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> model = make_pipeline(StandardScaler(), LinearSVC(C=0.1, random_state=0)).fit(X, y)
+    >>> svc = model[-1]
+    >>> print(svc.coef_.shape, svc.stop_reason_, round(model.score(X, y), 3))
+    (1, 30) converged 0.988
     """
 
     _parameter_constraints = {

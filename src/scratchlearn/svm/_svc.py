@@ -163,6 +163,17 @@ class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
     binary problems, (n, P) otherwise (NaN for a sample outside the pair); margin_width_ (P,)
     2/‖w‖ per pair, in the kernel's feature space (NaN when αᵀQα <= 0, possible only for a
     kernel that is not PSD); probA_, probB_ (P,) Platt's A and B.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.svm import SVC
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = SVC(kernel="rbf", C=1.0).fit(X, y)
+    >>> print(clf.classes_.tolist(), clf.n_support_.tolist(), clf.stop_reason_)
+    [0, 1, 2] [7, 29, 24] converged
+    >>> print(round(clf.score(X, y), 3))
+    0.973
     """
 
     _parameter_constraints = {

@@ -54,12 +54,40 @@ class SVR(KernelSVMMixin, RegressorMixin, BaseEstimator):
 
     Attributes
     ----------
-    support_ (n_SV,) rows with αᵢ ≠ αᵢ*; support_vectors_ (n_SV, d) ((0, 0) for
-    "precomputed"); dual_coef_ (1, n_SV) αᵢ − αᵢ*; intercept_ (1,) −ρ; n_support_ (1,) int32;
-    coef_ (1, d) ``dual_coef_ @ support_vectors_``, linear kernel only; fit_status_ 0 when SMO
-    converged; shape_fit_; n_iter_ SMO iterations; stop_reason_ "converged" or "max_iter" (with
-    a ConvergenceWarning); history_ {"objective": the dual objective, "grad_norm": m(α) − M(α)}
-    every 10 iterations; dual_objective_ the final dual objective.
+    support_ : ndarray of shape (n_SV,)
+        Rows with αᵢ ≠ αᵢ*.
+    support_vectors_ : ndarray of shape (n_SV, d)
+        ((0, 0) for "precomputed").
+    dual_coef_ : ndarray of shape (1, n_SV)
+        αᵢ − αᵢ*.
+    intercept_ : ndarray of shape (1,)
+        −ρ.
+    n_support_ : ndarray of shape (1,), int32
+    coef_ : ndarray of shape (1, d)
+        ``dual_coef_ @ support_vectors_``, linear kernel only.
+    fit_status_ : int
+        0 when SMO converged.
+    shape_fit_ : tuple
+    n_iter_ : int
+        SMO iterations.
+    stop_reason_ : str
+        "converged" or "max_iter" (with a ConvergenceWarning).
+    history_ : dict
+        {"objective": the dual objective, "grad_norm": m(α) − M(α)} every 10 iterations.
+    dual_objective_ : float
+        The final dual objective.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.svm import SVR
+    >>> X = np.linspace(0.0, 6.0, 40).reshape(-1, 1)
+    >>> y = np.sin(X[:, 0])
+    >>> reg = SVR(C=10.0, epsilon=0.1).fit(X, y)
+    >>> print(reg.stop_reason_, len(reg.support_) < len(X), round(reg.score(X, y), 3))
+    converged True 0.989
+    >>> print(np.round(reg.predict([[1.5]]), 2))
+    [0.9]
     """
 
     _parameter_constraints = {
@@ -156,7 +184,7 @@ class SVR(KernelSVMMixin, RegressorMixin, BaseEstimator):
         return self.dual_coef_ @ self.support_vectors_
 
     def predict(self, X):
-        """f(x) = Σᵢ (αᵢ − αᵢ*) K(xᵢ, x) + intercept_, computed over blocks of rows."""
+        """f(x) = Σᵢ (αᵢ − αᵢ*) K(xᵢ, x) + ``intercept_``, computed over blocks of rows."""
         X = self._check_test(X)
         out = np.full(X.shape[0], self.intercept_[0])
         if self.support_.size == 0:  # β = 0 (e.g. every target inside the tube): f = −ρ

@@ -255,6 +255,17 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
     of m rows costs O(max_features·m).
     X is used as float64: unlike scikit-learn (which rounds X to float32), thresholds are
     midpoints of the float64 values. No missing values: NaN or ±inf in X is an error.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.tree import DecisionTreeClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> tree = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+    >>> print(tree.get_depth(), tree.get_n_leaves(), tree.feature_importances_.round(3))
+    2 3 [0. 0. 0. 1.]
+    >>> print(round(tree.score(X, y), 3))
+    0.96
     """
 
     _parameter_constraints = {
@@ -344,6 +355,17 @@ class DecisionTreeRegressor(RegressorMixin, _BaseDecisionTree):
     ȳ (the split minimises the total weighted SSE of the children); ``"absolute_error"``:
     impurity ``Σ w |y − m| / N`` and leaf value the weighted median m. Other parameters as
     :class:`DecisionTreeClassifier` (without ``class_weight``).
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_diabetes
+    >>> from scratchlearn.tree import DecisionTreeRegressor
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> tree = DecisionTreeRegressor(max_depth=3, random_state=0).fit(X, y)
+    >>> print(tree.get_depth(), tree.get_n_leaves())
+    3 8
+    >>> print(round(tree.score(X, y), 3))
+    0.501
     """
 
     _parameter_constraints = {

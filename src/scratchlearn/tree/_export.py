@@ -162,6 +162,22 @@ def export_text(
     Returns
     -------
     str, ending with a newline
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_iris
+    >>> from scratchlearn.tree import DecisionTreeClassifier, export_text
+    >>> iris = load_iris()
+    >>> tree = DecisionTreeClassifier(max_depth=2, random_state=0).fit(iris.data, iris.target)
+    >>> names = iris.feature_names
+    >>> print(export_text(tree, feature_names=names, class_names=iris.target_names), end="")
+    |--- petal width (cm) <= 0.80
+    |   |--- predicts: setosa
+    |--- petal width (cm) > 0.80
+    |   |--- petal width (cm) <= 1.75
+    |   |   |--- predicts: versicolor
+    |   |--- petal width (cm) > 1.75
+    |   |   |--- predicts: virginica
     """
     tree, features, classes, _ = _describe(decision_tree, feature_names, class_names)
     max_depth, d = _check_int(max_depth, "max_depth"), _check_int(decimals, "decimals")

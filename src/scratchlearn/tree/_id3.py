@@ -278,7 +278,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_ : ndarray (K,), n_classes_ : int, n_features_in_ : int,
+    classes_ : ndarray (K,)
+    n_classes_ : int
+    n_features_in_ : int
     feature_names_in_ : ndarray of str (DataFrame input only)
     categories_ : list of d arrays, the sorted training values of each feature; category code c
         of feature j means ``categories_[j][c]``.
@@ -290,6 +292,18 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         ``gain`` and ``split_info`` (n_nodes, d) for every attribute evaluated at the node (NaN
         for attributes used above it and at leaves that stopped before evaluating);
         ``score`` (n_nodes, d) the criterion, NaN for non-candidates; ``majority``.
+
+    Examples
+    --------
+    >>> from scratchlearn.datasets import load_play_tennis
+    >>> from scratchlearn.tree import ID3Classifier
+    >>> X, y = load_play_tennis(return_X_y=True)
+    >>> tree = ID3Classifier().fit(X, y)
+    >>> print(tree.get_depth(), tree.get_n_leaves(), tree.score(X, y))
+    2 5 1.0
+    >>> days = [["Sunny", "Cool", "High", "Strong"], ["Overcast", "Hot", "High", "Weak"]]
+    >>> print(tree.predict(days).tolist())
+    [0, 1]
     """
 
     _parameter_constraints = {
@@ -313,7 +327,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return self._validate_data(X, reset=False, dtype=None, ensure_all_finite=False)
 
     def _codes(self, X, *, reset):
-        """Category codes (n, d) of validated X; in fit (``reset``) also sets categories_."""
+        """Category codes (n, d) of validated X; in fit (``reset``) also sets ``categories_``."""
         d = X.shape[1]
         # every column's missing values first, then numbers: a NaN is named as a NaN
         numbers_ = [column_numbers(X[:, j], self._where(j)) for j in range(d)]
@@ -325,7 +339,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return np.column_stack(cols)
 
     def _class_index(self, y):
-        """Class indices of labels y (n,); −1 for a label not in classes_."""
+        """Class indices of labels y (n,); −1 for a label not in ``classes_``."""
         idx = np.minimum(np.searchsorted(self.classes_, y), self.classes_.shape[0] - 1)
         return np.where(self.classes_[idx] == y, idx, -1)
 
@@ -379,7 +393,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             return np.log(self.predict_proba(X))
 
     def predict(self, X):
-        """The majority class (ties: the first in classes_) of the node each sample stops at."""
+        """The majority class (ties: the first in ``classes_``) of the node each sample stops at."""
         leaves = self.apply(X)  # checks the fit first
         return self.classes_[self.tree_.majority[leaves]]
 

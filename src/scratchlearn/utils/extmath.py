@@ -59,7 +59,7 @@ def expit(z):
 
 
 def log_expit(z):
-    """log σ(z) = −log(1 + e⁻ᶻ) = −logaddexp(0, −z), exact for large |z|."""
+    """log σ(z) = −log(1 + e⁻ᶻ) = −logaddexp(0, −z), exact for large ``|z|``."""
     z = np.asarray(z, dtype=np.float64)
     return -np.logaddexp(0.0, -z)
 
