@@ -17,7 +17,7 @@ PY_MIN   := $(VENV_MIN)/bin/python
 BENCH_ENV := GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736
 PYTEST_WORKERS ?= 2
 
-.PHONY: demo test test-min ci-fresh bench bench-dask lint format clean
+.PHONY: demo test test-min ci-fresh bench bench-dask lint format clean docs docs-test
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,12 @@ $(VENV)/.installed-dev: $(VENV)/.created pyproject.toml
 $(VENV)/.installed-plot: $(VENV)/.created pyproject.toml
 	$(PIP) install --quiet -e '.[plot]'
 	touch $@
+
+# The documentation tool chain, pinned by docs/constraints.txt, beside the test dependencies (the
+# user guide compares with scikit-learn and statsmodels while it is built).
+$(VENV)/.installed-docs: $(VENV)/.created pyproject.toml docs/constraints.txt
+	$(PIP) install --quiet -e '.[dev,docs]' -c docs/constraints.txt
+	touch $(VENV)/.installed $(VENV)/.installed-dev $(VENV)/.installed-plot $@
 
 demo: $(VENV)/.installed-plot
 	$(VENV)/bin/scratchlearn demo
@@ -78,5 +84,19 @@ format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check --fix src tests benchmarks
 	$(VENV)/bin/ruff format src tests benchmarks
 
+# The site, from nothing but python3: warnings are errors; the user guide's numbers and the
+# gallery's figures are computed while it builds. Open docs/_build/html/index.html.
+docs: $(VENV)/.installed-docs
+	rm -rf docs/_build/html
+	MPLBACKEND=Agg $(VENV)/bin/sphinx-build -b html -W --keep-going -q -j 1 docs docs/_build/html
+	@echo "the site: docs/_build/html/index.html"
+
+# The built site read in headless Chromium (Debian's chromium and chromium-driver, installed
+# here when missing: apt-get needs root, as on CI).
+docs-test: docs
+	scripts/ensure_chromium.sh
+	$(PY) -m pytest -q -p no:cacheprovider docs/tests
+
 clean:
 	rm -rf $(VENV) $(VENV_MIN) build dist src/*.egg-info .pytest_cache .ruff_cache
+	rm -rf docs/_build docs/api docs/auto_examples docs/_generated docs/sg_execution_times.rst
