@@ -143,3 +143,22 @@ def test_random_split_matches_replayed_reference(data, criterion):
     assert (f, theta) == ref[:2]
     if f >= 0:
         assert proxy == pytest.approx(ref[2], abs=1e-9)
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy", "squared_error"])
+def test_a_side_whose_weight_cancels_is_no_split(criterion):
+    """Rows lighter than the rounding of the node's weight make wR = wN − wL exactly 0 for
+    the candidate that leaves only them on the right (late AdaBoost rounds produce such
+    weights: ZeroDivisionError in the compiled proxies before the fix). That candidate is not
+    a split; the fit must pick among the others and never divide by zero."""
+    from scratchlearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    X = np.arange(10.0)[:, None]
+    y = np.array([0, 0, 0, 1, 1, 1, 0, 0, 1, 1])
+    w = np.array([1.0] * 8 + [1e-20] * 2)  # 1e-20 < ε·Σw: Σw − (first 8) == 0 exactly
+    assert w.sum() - w[:8].sum() == 0.0
+    Tree = DecisionTreeRegressor if criterion == "squared_error" else DecisionTreeClassifier
+    tree = Tree(criterion=criterion, max_depth=1).fit(X, y, sample_weight=w)
+    # The best split of the 8 heavy rows (0,0,0 | 1,1,1,0,0) is at 2.5, as without the light
+    # rows; a split at 7.5 (the cancelled side) would not be chosen by any valid criterion.
+    assert tree.tree_.threshold[0] == 2.5

@@ -179,7 +179,10 @@ def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, l
         if m - p < min_leaf:
             break
         wR = wN - wL
-        if wL < min_wleaf or wR < min_wleaf:
+        # A side whose weight cancels to 0 in wN − wL (rows whose weights are below wN's
+        # rounding, as late AdaBoost rounds make them) defines no split: skip it, rather than
+        # divide by zero (the proxies below divide by wL and wR).
+        if wL < min_wleaf or wR < min_wleaf or wL <= 0.0 or wR <= 0.0:
             continue
         if crit == SQUARED:
             sR = sum_total - sL
