@@ -82,6 +82,8 @@ html_title = "scratchlearn"
 html_static_path = ["_static"]
 html_css_files = ["scratchlearn.css"]
 html_show_sourcelink = False
+html_favicon = "_static/favicon.svg"
+html_extra_path = ["_extra"]  # favicon.ico at the root, for browsers that ask for it there
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,

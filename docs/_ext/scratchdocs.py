@@ -67,16 +67,38 @@ API_PACKAGES = (
 
 
 def public_callables(package: str) -> list[str]:
-    """The classes and functions of ``scratchlearn.<package>.__all__`` (constants and
-    sub-modules are described in their package's docstring instead)."""
+    """The classes and functions of ``scratchlearn.<package>.__all__`` that this package owns
+    (constants and sub-modules are described in their package's docstring instead).
+
+    A name exported by several packages (``FitFailedWarning`` by ``exceptions`` and
+    ``model_selection``, the distances by ``metrics`` and ``metrics.pairwise``) gets one page,
+    under the listed package nearest to where it is defined: two pages for one object would
+    give the source links two targets."""
     module = importlib.import_module(f"scratchlearn.{package}")
     names = []
     for name in getattr(module, "__all__", []):
         obj = getattr(module, name)
-        if inspect.isclass(obj) or inspect.isfunction(obj) or callable(obj):
-            if not inspect.ismodule(obj):
-                names.append(name)
+        if inspect.ismodule(obj) or not callable(obj):
+            continue
+        if _owner(obj, name) == package:
+            names.append(name)
     return names
+
+
+def _owner(obj, name: str) -> str:
+    """The package of :data:`API_PACKAGES` that documents ``obj``: of those exporting it, the
+    one sharing the longest dotted prefix with ``obj.__module__`` (the first on a tie)."""
+    home = getattr(obj, "__module__", "") or ""
+    best, best_len = None, -1
+    for package, _ in API_PACKAGES:
+        module = importlib.import_module(f"scratchlearn.{package}")
+        if name not in getattr(module, "__all__", []) or getattr(module, name) is not obj:
+            continue
+        dotted = f"scratchlearn.{package}"
+        length = len(dotted) if home == dotted or home.startswith(dotted + ".") else 0
+        if length > best_len:
+            best, best_len = package, length
+    return best
 
 
 def _write_if_changed(path: Path, text: str) -> None:
