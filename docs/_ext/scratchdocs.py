@@ -155,6 +155,11 @@ def write_api_index(app, config=None) -> None:
         "",
     ]
     _write_if_changed(api / "index.rst", "\n".join(index))
+    # Pages of names no longer public (or now documented elsewhere) would be orphans.
+    wanted = {f"scratchlearn.{p}.{n}.rst" for p, _ in API_PACKAGES for n in public_callables(p)}
+    for stale in (api / "generated").glob("*.rst"):
+        if stale.name not in wanted:
+            stale.unlink()
 
 
 # -- sections numpydoc does not know ------------------------------------------------------------
@@ -361,5 +366,5 @@ def setup(app):
     app.add_directive("runblock", RunBlock)
     app.add_directive("bench-rows", BenchRows)
     app.add_directive("gallery-uses", GalleryUses)
-    return {"parallel_read_safe": False, "parallel_write_safe": True}
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
 
