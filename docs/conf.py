@@ -49,7 +49,14 @@ if ONLY:
         if "_build" not in p.parts
         and not any(fnmatch.fnmatch(str(p.relative_to(HERE).with_suffix("")), k) for k in keep)
     ]
-    suppress_warnings = ["toc.excluded", "toc.not_readable", "toc.not_included", "ref.doc", "ref.ref", "ref.class"]
+    suppress_warnings = [
+        "toc.excluded",
+        "toc.not_readable",
+        "toc.not_included",
+        "ref.doc",
+        "ref.ref",
+        "ref.class",
+    ]
 
 # numpydoc warns (a Python warning, not a Sphinx one) about sections it does not know, such as
 # the estimators' "Dask"; scratchdocs.keep_extra_sections moves them under Notes before numpydoc
@@ -75,7 +82,7 @@ sphinx_gallery_conf = {
     "remove_config_comments": True,
     "matplotlib_animations": False,
     "image_scrapers": ("matplotlib",),
-    "within_subsection_order": "FileNameSortKey",
+    "within_subsection_order": "scratchdocs.story_order",  # the demo's (registry) order
     "show_memory": False,
     "show_signature": False,
     "plot_gallery": "True",

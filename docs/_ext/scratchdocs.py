@@ -317,6 +317,20 @@ class BenchRows(SphinxDirective):
         return [table, caption]
 
 
+# -- the gallery in the registry's order ------------------------------------------------------
+def story_order(filename: str) -> tuple:
+    """sphinx-gallery's sort key: the examples in the order of the families' stories (the
+    registry's, which is the lecture notes' and the demo's), then by file name."""
+    from scratchlearn.cli._demo import story_modules
+
+    order = {name: i for i, name in enumerate(story_modules())}
+    path = ROOT / "examples" / Path(filename).name
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    match = re.search(r"from (scratchlearn\.[\w.]+) import (_showcase\w*)", text)
+    module = f"{match.group(1)}.{match.group(2)}" if match else ""
+    return (order.get(module, len(order)), Path(filename).name)
+
+
 # -- gallery-uses ------------------------------------------------------------------------------
 def _story_sources() -> dict[str, tuple[str, str]]:
     """{gallery example stem: (story module, its source)} for the examples that name a story."""
@@ -367,4 +381,3 @@ def setup(app):
     app.add_directive("bench-rows", BenchRows)
     app.add_directive("gallery-uses", GalleryUses)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
-

@@ -178,7 +178,8 @@ def test_search_finds(browser, server, query, expected):
         const start = Date.now();
         const poll = () => {
           const items = [...document.querySelectorAll("#search-results li, ul.search li")];
-          const status = document.querySelector("#search-results .search-summary, p.search-summary");
+          const status = document.querySelector(
+            "#search-results .search-summary, p.search-summary");
           if (items.length || (status && /did not match/.test(status.textContent)) ||
               Date.now() - start > 20000) return done(items.map(li => li.textContent));
           setTimeout(poll, 100);

@@ -102,6 +102,7 @@ def _steps_figure(fig) -> None:
     trails so far."""
     from ..plotting import plot_clusters
 
+    fig.set_layout_engine("constrained")
     X, seeds = _blobs()
     steps = _lloyd_steps(X, seeds, _STEPS)
     fig.set_size_inches(13, 8)
@@ -111,13 +112,17 @@ def _steps_figure(fig) -> None:
         plot_clusters(X, labels, centres, ax=ax, s=10, title=f"iteration {t}: J = {J:.1f}")
         for j in range(centres.shape[0]):
             ax.plot(trail[: t + 1, j, 0], trail[: t + 1, j, 1], "k--", linewidth=0.8)
-    fig.suptitle("Lloyd's k-means: assign each point to its nearest centre, move centres to means")
-    fig.tight_layout()
+    fig.suptitle(
+        "Lloyd's k-means from four poor seeds, one iteration per panel:\n"
+        "assign each point to its nearest centre (colours), then move each centre (×) to the "
+        "mean of its points (dashed: the centres' paths)"
+    )
 
 
 def _elbow_figure(fig) -> None:
     from ..plotting import plot_elbow
 
+    fig.set_layout_engine("constrained")
     ax = fig.add_subplot()
     plot_elbow(_iris(), range(1, 9), ax=ax)
     ax.set_title("Elbow curve: k-means inertia on standardised iris")

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import numpy as np
@@ -96,28 +97,70 @@ def showcase() -> str:
 
 
 # -- figures (written by `scratchlearn demo` when matplotlib is installed) ---------------------
+def _matching_colours(centres, reference) -> np.ndarray:
+    """For each of the k centres, the index of the reference centre it stands for: the
+    assignment (a permutation) of least total distance, so a cluster keeps its colour."""
+    k = centres.shape[0]
+    best = min(
+        itertools.permutations(range(k)),
+        key=lambda p: sum(np.linalg.norm(centres[i] - reference[p[i]]) for i in range(k)),
+    )
+    return np.array(best)
+
+
 def _outlier_figure(fig) -> None:
-    """Both partitions side by side, centroids as crosses and medoids as squares."""
+    """Both partitions with the outlier, side by side: centroids against medoids, the centres
+    without the outlier marked, each cluster in the same colour in both panels."""
+    from matplotlib.lines import Line2D
+
+    from ..plotting._axes import legend_outside, palette
+
+    fig.set_layout_engine("constrained")
+    fig.set_size_inches(11, 5.2)
     X, fits = _outlier_fits()
     kmeans_C, kmeans_labels, kmed, _ = fits["with"]
-    before = (fits["without"][0], fits["without"][2].cluster_centers_)
+    reference = fits["without"][0]  # the k-means centroids of the three blobs alone
+    colours = np.array(palette(3))
     panels = (
-        ("k-means: a centroid follows the outlier", kmeans_labels, kmeans_C, "X"),
-        ("k-medoids (PAM): the medoids stay put", kmed.labels_, kmed.cluster_centers_, "s"),
-    )
-    for j, (title, labels, C, marker) in enumerate(panels):
-        ax = fig.add_subplot(1, 2, j + 1)
-        ax.scatter(X[:, 0], X[:, 1], c=labels, s=12, cmap="viridis")
-        ax.scatter(C[:, 0], C[:, 1], c="red", marker=marker, s=120, edgecolors="black")
-        B = before[j]
-        ax.scatter(B[:, 0], B[:, 1], c="black", marker="+", s=200, label="without the outlier")
-        ax.set_xlim(-2, 8)  # the outlier at (50, 0) is off to the right
-        ax.set_title(title, fontsize=10)
+        ("k-means: the centroid of one cluster\nfollows the outlier",
+         kmeans_labels, kmeans_C, fits["without"][0], "X"),
+        ("k-medoids (PAM): the medoids stay put",
+         kmed.labels_, kmed.cluster_centers_, fits["without"][2].cluster_centers_, "s"),
+    )  # fmt: skip
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, (title, labels, C, before, marker) in zip(axes, panels):
+        colour_of = _matching_colours(C, reference)  # cluster j is drawn in colours[colour_of[j]]
+        inliers = slice(0, X.shape[0] - 1)
+        ax.scatter(X[inliers, 0], X[inliers, 1], c=colours[colour_of[labels[inliers]]], s=12)
+        ax.scatter(
+            C[:, 0], C[:, 1], c=colours[colour_of], marker=marker, s=160, edgecolors="black",
+            linewidths=1.5, zorder=3,
+        )  # fmt: skip
+        ax.scatter(before[:, 0], before[:, 1], c="black", marker="+", s=220, zorder=4)
+        ax.set_xlim(-2, 8)  # the outlier at (50, 0) is off to the right: an arrow points at it
+        outlier_colour = colours[colour_of[labels[-1]]]  # the cluster the outlier joined
+        ax.annotate(
+            "outlier at (50, 0)", xy=(1.0, 0.0), xycoords=("axes fraction", "data"),
+            xytext=(7.8, -1.5), textcoords="data", ha="right", va="center",
+            fontsize="small", color=outlier_colour,
+            arrowprops={"arrowstyle": "-|>", "color": outlier_colour},
+        )  # fmt: skip
+        ax.set_title(title)
         ax.set_xlabel("x₁")
-        ax.set_ylabel("x₂")
-        ax.legend(loc="upper right", fontsize=8)
-    fig.suptitle("Three blobs and one outlier at (50, 0), off to the right", fontsize=10)
-    fig.set_size_inches(11, 4.8)
+    axes[0].set_ylabel("x₂")
+    grey = "0.45"
+    handles = [
+        Line2D([], [], linestyle="", marker="o", markersize=5, color=grey,
+               label="points (colour: cluster,\nthe same in both panels)"),
+        Line2D([], [], linestyle="", marker="X", markersize=11, color=grey,
+               markeredgecolor="black", label="k-means centroid"),
+        Line2D([], [], linestyle="", marker="s", markersize=10, color=grey,
+               markeredgecolor="black", label="k-medoids medoid"),
+        Line2D([], [], linestyle="", marker="+", markersize=14, color="black",
+               markeredgewidth=1.5, label="the same centre\nwithout the outlier"),
+    ]  # fmt: skip
+    legend_outside(axes[1], handles=handles, labelspacing=1.2)
+    fig.suptitle("Three blobs of 60 points and one outlier far to the right, at (50, 0)")
 
 
 def figures():

@@ -92,6 +92,7 @@ def showcase() -> str:
 # -- figures (written by `scratchlearn demo` when matplotlib is installed) ---------------------
 def _importance_figure(fig) -> None:
     """The ten largest feature importances of the forest, as horizontal bars."""
+    fig.set_layout_engine("constrained")
     data, _, te = _data()
     forest = _forest()
     imp = forest.feature_importances_
@@ -105,11 +106,11 @@ def _importance_figure(fig) -> None:
         f"out-of-bag accuracy {forest.oob_score_:.3f}, held-out accuracy {held_out:.3f}",
         fontsize=10,
     )
-    fig.tight_layout()
 
 
 def _size_figure(fig) -> None:
     """Held-out accuracy against the number of trees, with the single tree as a line."""
+    fig.set_layout_engine("constrained")
     curves, single = _curves()
     ax = fig.add_subplot()
     for name, scores in curves.items():

@@ -101,6 +101,7 @@ def showcase() -> str:
 
 def _staged_figure(fig) -> None:
     """Training and held-out error against the number of stumps, and the votes α."""
+    fig.set_layout_engine("constrained")
     model, train, test = _staged()
     rounds = np.arange(1, len(train) + 1)
     ax, ax_alpha = fig.subplots(2, 1, sharex=True, height_ratios=(2, 1))
@@ -117,11 +118,12 @@ def _staged_figure(fig) -> None:
 def _bagging_figure(fig) -> None:
     """Held-out accuracy of the first B bagged trees against B, beside one tree's."""
     X, y, X_te, y_te = _split()
+    fig.set_layout_engine("constrained")
     tree, bag, staged = _bagged()
     ax = fig.add_subplot()
     ax.plot(np.arange(1, len(staged) + 1), staged, marker="o", markersize=3, label="bagged trees")
     ax.axhline(tree.score(X_te, y_te), color="grey", linestyle="--", label="one tree")
-    ax.axhline(bag.oob_score_, color="green", linestyle=":", label="out-of-bag estimate (50)")
+    ax.axhline(bag.oob_score_, color="green", linestyle=":", label="out-of-bag estimate (50 trees)")
     ax.set_xlabel("number of bagged trees B")
     ax.set_ylabel("held-out accuracy")
     ax.set_title("Bagging fully grown trees on breast cancer")

@@ -78,14 +78,17 @@ def _polynomial_fits(fig) -> None:
     """Degrees 1, 3 and 12 on 40 patients of the diabetes data: body-mass index → progression."""
     from .. import plotting
     from ..datasets import load_diabetes
+    from ..plotting._axes import legend_outside
 
+    fig.set_layout_engine("constrained")
+    fig.set_size_inches(9, 5)
     data = load_diabetes()
     idx = np.random.default_rng(0).permutation(len(data.target))[:40]
     x, y = data.data[idx, 2], np.asarray(data.target, dtype=float)[idx]  # column 2: bmi
     ax = fig.add_subplot()
     for k, degree in enumerate((1, 3, 12)):
         model = PolynomialRegression(degree=degree).fit(x[:, None], y)
-        label = f"degree {degree} (train R² {model.score(x[:, None], y):.2f})"
+        label = f"degree {degree}\n(training R² {model.score(x[:, None], y):.2f})"
         plotting.plot_regression_fit(
             model, x, y, ax=ax, label=label, color=f"C{k}", show_data=k == 0
         )
@@ -93,7 +96,11 @@ def _polynomial_fits(fig) -> None:
     ax.set_ylim(y.min() - 0.3 * span, y.max() + 0.3 * span)  # the degree-12 swings leave the data
     ax.set_xlabel("body-mass index (centred and scaled)")
     ax.set_ylabel("disease progression after one year")
-    ax.set_title("Polynomial regression on 40 diabetes patients: under- and over-fitting")
+    ax.set_title(
+        "Polynomial regression on 40 diabetes patients:\n"
+        "degree 1 under-fits, degree 12 over-fits (it chases the noise)"
+    )
+    legend_outside(ax, labelspacing=1.0)
 
 
 def _loss_curve(fig) -> None:
@@ -101,15 +108,15 @@ def _loss_curve(fig) -> None:
     from .. import plotting
     from ..datasets import load_breast_cancer
 
+    fig.set_layout_engine("constrained")
     data = load_breast_cancer()
     X = np.asarray(data.data, dtype=float)
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     model = LogisticRegression(solver="gd").fit(X, data.target)  # defaults converge: no warning
     ax = plotting.plot_loss_curve(model.history_, ax=fig.add_subplot())
     ax.set_title(
-        f"LogisticRegression(solver='gd') on breast cancer: {model.n_iter_[0]} iterations, "
-        f"stop: {model.stop_reason_}",
-        fontsize="medium",
+        "LogisticRegression(solver='gd') on breast cancer:\n"
+        f"{model.n_iter_[0]} iterations, stopped by {model.stop_reason_!r}"
     )
 
 

@@ -118,6 +118,7 @@ def _decision_regions(fig) -> None:
     from .. import plotting
     from ..datasets import load_iris
 
+    fig.set_layout_engine("constrained")
     data = load_iris()
     X, y = data.data[:, 2:4], np.asarray(data.target_names, dtype=object)[data.target]
     model = GaussianNB().fit(X, y)
@@ -132,6 +133,7 @@ def _confusion_matrix(fig) -> None:
     from .. import plotting
     from ..datasets import load_sms_spam
 
+    fig.set_layout_engine("constrained")
     data = load_sms_spam()
     docs = np.asarray(data.data, dtype=object)
     y = np.asarray(data.target_names, dtype=object)[data.target]

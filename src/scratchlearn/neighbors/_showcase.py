@@ -9,7 +9,7 @@ mean and deviation:
 2. the five distances side by side (Euclidean, Manhattan, Minkowski p = 3, cosine, and Hamming on
    the features binarised at their training medians, since Hamming counts differing values);
 3. uniform against 1/d weighting;
-4. decision regions of two features (figure).
+4. decision regions on two features, uniform against 1/d votes at the same k (figure).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ __all__ = ["showcase", "figures"]
 
 K_VALUES = (1, 3, 5, 9, 15, 25, 41, 61, 91)
 FEATURES_2D = (0, 9)  # alcohol, colour intensity
+K_REGIONS = 15  # the k of the regions figure: large enough for the two weightings to differ
 
 
 def _wine():
@@ -95,6 +96,7 @@ def showcase() -> str:
 # -- figures (written by `scratchlearn demo` when matplotlib is installed) ---------------------
 def _k_figure(fig) -> None:
     """Training and held-out accuracy against k."""
+    fig.set_layout_engine("constrained")
     curve = _accuracy_against_k()
     ax = fig.add_subplot()
     ax.plot(curve[:, 0], curve[:, 1], marker="o", label="training")
@@ -103,23 +105,32 @@ def _k_figure(fig) -> None:
     ax.set_xlabel("k (neighbours)")
     ax.set_ylabel("accuracy")
     ax.set_title("k-NN on wine: small k over-fits, large k under-fits")
-    ax.legend()
+    ax.legend(loc="lower left")
 
 
 def _regions_figure(fig) -> None:
-    """Decision regions on two features for k = 1 and k = 25."""
+    """Decision regions on two features at k = K_REGIONS: uniform votes against 1/d votes."""
     from ..plotting import plot_decision_regions
+    from ..plotting._axes import legend_outside
 
+    fig.set_layout_engine("constrained")
     Xtr, _, ytr, _, names = _wine()
     X2 = Xtr[:, list(FEATURES_2D)]
     fig.set_size_inches(11, 4.5)
-    for i, k in enumerate((1, 25)):
-        ax = fig.add_subplot(1, 2, i + 1)
-        model = KNeighborsClassifier(n_neighbors=k).fit(X2, ytr)
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, weights, how in zip(axes, ("uniform", "distance"), ("one vote each", "votes 1/d")):
+        model = KNeighborsClassifier(n_neighbors=K_REGIONS, weights=weights).fit(X2, ytr)
         plot_decision_regions(
-            model, X2, ytr, ax=ax, resolution=120, feature_names=[names[j] for j in FEATURES_2D]
+            model, X2, ytr, ax=ax, resolution=120, legend=False,
+            feature_names=[f"{names[j]} (standardised)" for j in FEATURES_2D],
+        )  # fmt: skip
+        ax.set_title(
+            f"weights={weights!r} ({how}), k = {K_REGIONS}\n"
+            f"training accuracy {model.score(X2, ytr):.2f}"
         )
-        ax.set_title(f"k = {k} (training accuracy {model.score(X2, ytr):.2f})")
+    axes[1].set_ylabel("")
+    legend_outside(axes[1], title="cultivar")
+    fig.suptitle("k-NN on two wine features: distance weighting lets the nearest points win")
 
 
 def figures():

@@ -60,3 +60,13 @@ def padded_range(values: np.ndarray, fraction: float = 0.05) -> tuple[float, flo
     lo, hi = float(np.min(values)), float(np.max(values))
     pad = (hi - lo) * fraction if hi > lo else 1.0
     return lo - pad, hi + pad
+
+
+def legend_outside(ax, **kwargs):
+    """A legend to the right of ``ax``, outside the data, top-aligned with it.
+
+    With the constrained layout the figure makes room for it (the axes shrink); ``kwargs``
+    go to ``ax.legend`` (``handles``, ``labels``, ``title``, ``fontsize``...).
+    """
+    kwargs.setdefault("fontsize", "small")
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)

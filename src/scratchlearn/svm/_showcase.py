@@ -111,30 +111,40 @@ def showcase() -> str:
 def _student_figure(fig) -> None:
     from ..plotting import plot_decision_regions
 
+    fig.set_layout_engine("constrained")
     data, m = _students()
     ax = plot_decision_regions(
-        m, data.data, data.target, ax=fig.add_subplot(), feature_names=data.feature_names,
-        support_vectors=True,
+        m, data.data, data.target, ax=fig.add_subplot(),
+        feature_names=("hours of study", "attendance (%)"), support_vectors=True,
     )  # fmt: skip
-    ax.set_title(f"The students' maximum-margin line (margin {m.margin_width_[0]:.2f})")
+    for text in ax.get_legend().get_texts():  # the classes 0 and 1 by their names
+        if text.get_text() in ("0", "1"):
+            text.set_text(data.target_names[int(text.get_text())])
+    ax.set_title(
+        f"The seed's five students: the maximum-margin line (margin {m.margin_width_[0]:.2f})\n"
+        "solid: f(x) = 0, dashed: f(x) = ±1, circled: the support vectors"
+    )
 
 
 def _xor_figure(fig) -> None:
     from ..plotting import plot_decision_regions
 
+    fig.set_layout_engine("constrained")
     X, y, models = _xor_models()
-    fig.set_size_inches(12, 4)
+    fig.set_size_inches(12, 4.4)
     for k, (name, m) in enumerate(models.items()):
         ax = fig.add_subplot(1, 3, k + 1)
         plot_decision_regions(m.fit(X, y), X, y, ax=ax, legend=False, support_vectors=True)
-        ax.set_title(f"XOR, {name}: accuracy {m.score(X, y):.2f}")
+        ax.set_title(f"{name} kernel: training accuracy {m.score(X, y):.2f}")
+    fig.suptitle("XOR: no line separates the classes; a degree-2 polynomial or an RBF kernel does")
 
 
 def _soft_figure(fig) -> None:
     from ..plotting import plot_decision_regions
 
+    fig.set_layout_engine("constrained")
     X, y, names = _iris_pair()
-    fig.set_size_inches(13, 4.2)
+    fig.set_size_inches(13, 4.6)
     for k, C in enumerate(SOFT_CS):
         m = SVC(kernel="linear", C=C).fit(X, y)
         ax = fig.add_subplot(1, 3, k + 1)
@@ -142,6 +152,10 @@ def _soft_figure(fig) -> None:
             m, X, y, ax=ax, feature_names=names, legend=False, support_vectors=True
         )
         ax.set_title(f"C = {C:g}: margin {m.margin_width_[0]:.2f}, {m.support_.size} SVs")
+    fig.suptitle(
+        "Soft margins on iris versicolor (blue) and virginica (orange): as C grows the margin "
+        "(dashed) narrows and fewer points are support vectors (circled)"
+    )
 
 
 def figures():

@@ -71,21 +71,24 @@ def showcase() -> str:
 # -- figures (written by `scratchlearn demo` when matplotlib is installed) ---------------------
 def _margin_figure(fig) -> None:
     """Histograms of the training margins yᵢ f(xᵢ) under the hinge and the squared hinge."""
-    fig.set_size_inches(9, 4.5)
+    from ..plotting._axes import legend_outside
+
+    fig.set_layout_engine("constrained")
+    fig.set_size_inches(10, 4.5)
     ax = fig.add_subplot()
     bins = np.linspace(-2.0, 4.0, 121)
     for loss, (_, accuracy, margins, _) in _fits().items():
         ax.hist(
             np.clip(margins, bins[0], bins[-1]), bins=bins, histtype="step", linewidth=1.5,
-            label=f"{loss} (test accuracy {accuracy:.3f})",
+            label=f"{loss}\n(test accuracy {accuracy:.3f})",
         )  # fmt: skip
-    ax.axvline(1.0, color="k", linestyle="--", linewidth=1, label="margin y f(x) = 1")
+    ax.axvline(1.0, color="k", linestyle="--", linewidth=1, label="the margin, y f(x) = 1")
     ax.axvline(0.0, color="grey", linestyle=":", linewidth=1, label="decision boundary")
     ax.set_yscale("log")
-    ax.set_xlabel("training margin y f(x) (clipped to [-2, 4])")
+    ax.set_xlabel("training margin y f(x) (clipped to [-2, 4]; below 0: misclassified)")
     ax.set_ylabel("messages")
     ax.set_title(f"LinearSVC on SMS spam, C = {C}: where the training messages sit")
-    ax.legend()
+    legend_outside(ax, labelspacing=1.0)
 
 
 def figures():

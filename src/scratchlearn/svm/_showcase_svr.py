@@ -68,21 +68,29 @@ def showcase() -> str:
 
 
 def _tube_figure(fig) -> None:
+    from ..plotting._axes import legend_outside
+
+    fig.set_layout_engine("constrained")
+    fig.set_size_inches(12, 4.4)
     X, y = _sine()
     grid = np.linspace(0, 2 * np.pi, 400)[:, None]
     axes = fig.subplots(1, len(EPSILONS), sharey=True)
     for ax, eps in zip(axes, EPSILONS):
         m = SVR(C=1.0, epsilon=eps, gamma=0.5).fit(X, y)
         f = m.predict(grid)
-        ax.fill_between(grid[:, 0], f - eps, f + eps, alpha=0.2, label="ε-tube")
+        ax.fill_between(grid[:, 0], f - eps, f + eps, alpha=0.2, label="ε-tube f(x) ± ε")
         ax.plot(grid[:, 0], f, label="f(x)")
-        ax.scatter(X[:, 0], y, s=10, c="k")
+        ax.scatter(X[:, 0], y, s=10, c="k", label="data")
         sv = m.support_
-        ax.scatter(X[sv, 0], y[sv], s=60, facecolors="none", edgecolors="r", label="SV")
-        ax.set_title(f"ε = {eps}: {sv.size} support vectors")
+        ax.scatter(
+            X[sv, 0], y[sv], s=60, facecolors="none", edgecolors="r",
+            label="support vectors\n(on or outside the tube)",
+        )  # fmt: skip
+        ax.set_title(f"ε = {eps}\n{sv.size} support vectors")
         ax.set_xlabel("x")
-    axes[0].set_ylabel("y")
-    axes[0].legend(loc="lower left")
+    axes[0].set_ylabel("y = sin(x) + noise")
+    legend_outside(axes[-1])
+    fig.suptitle("ε-SVR (RBF kernel, C = 1) on a noisy sine: a wider tube, fewer support vectors")
 
 
 def figures():

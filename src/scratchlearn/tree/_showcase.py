@@ -12,6 +12,8 @@ Also the command line's hooks for trees: ``draw_tree`` (``scratchlearn fit ... -
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ._classes import DecisionTreeClassifier
@@ -49,6 +51,7 @@ def _cart_data():
     return data, *_split3(data.data.shape[0])
 
 
+@functools.cache
 def _ccp_curve():
     """(alphas, train accuracy, validation accuracy, test accuracy) along the pruning path."""
     data, tr, va, te = _cart_data()
@@ -104,22 +107,36 @@ def showcase() -> str:
 
 # -- figures (written by `scratchlearn demo` when matplotlib is installed) ---------------------
 def _ccp_figure(fig) -> None:
-    """Accuracy against ccp_alpha: the full tree over-fits, the stump under-fits."""
+    """Accuracy against ccp_alpha: the full tree over-fits, the stump under-fits; the alpha of
+    highest validation accuracy (the one the report chooses) is marked."""
+    from ..plotting._axes import legend_outside
+
+    fig.set_layout_engine("constrained")
+    fig.set_size_inches(9, 5)
     alphas, s = _ccp_curve()
+    best = int(np.argmax(s[:, 1]))  # first alpha of highest validation accuracy, as reported
     ax = fig.add_subplot()
     for col, label in ((0, "train"), (1, "validation"), (2, "test")):
         ax.plot(alphas, s[:, col], marker="o", markersize=3, drawstyle="steps-post", label=label)
+    ax.axvline(
+        alphas[best], color="black", linestyle="--", linewidth=1,
+        label=f"chosen ccp_alpha = {alphas[best]:.5f}\n(highest validation accuracy)",
+    )  # fmt: skip
     ax.set_xscale("symlog", linthresh=max(float(alphas[1]) if len(alphas) > 1 else 1e-4, 1e-6))
-    ax.set_xlabel("ccp_alpha")
+    ax.set_xlabel("ccp_alpha (larger: more pruning)")
     ax.set_ylabel("accuracy")
-    ax.set_title("CART on breast cancer: accuracy along the cost-complexity path")
-    ax.legend()
+    ax.set_title(
+        "CART on breast cancer: accuracy along the cost-complexity path\n"
+        "the full tree (left) over-fits, the most pruned trees (right) under-fit"
+    )
+    legend_outside(ax)
 
 
 def _tree_figure(fig) -> None:
     """The tree a validation set picks on the ccp_alpha path, drawn."""
     from ._export import plot_tree
 
+    fig.set_layout_engine("constrained")
     data, tr, va, te = _cart_data()
     alphas, s = _ccp_curve()
     best = float(alphas[int(np.argmax(s[:, 1]))])
