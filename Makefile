@@ -77,12 +77,12 @@ bench-dask: $(VENV)/.installed-dev
 	$(BENCH_ENV) $(PY) -m benchmarks.run --slow $(BENCH_ARGS)
 
 lint: $(VENV)/.installed-dev
-	$(VENV)/bin/ruff check src tests benchmarks
-	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks docs examples
+	$(VENV)/bin/ruff format --check src tests benchmarks docs examples
 
 format: $(VENV)/.installed-dev
-	$(VENV)/bin/ruff check --fix src tests benchmarks
-	$(VENV)/bin/ruff format src tests benchmarks
+	$(VENV)/bin/ruff check --fix src tests benchmarks docs examples
+	$(VENV)/bin/ruff format src tests benchmarks docs examples
 
 # The site, from nothing but python3: warnings are errors; the user guide's numbers and the
 # gallery's figures are computed while it builds. Open docs/_build/html/index.html.

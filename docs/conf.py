@@ -84,6 +84,7 @@ sphinx_gallery_conf = {
     "image_scrapers": ("matplotlib",),
     "within_subsection_order": "scratchdocs.story_order",  # the demo's (registry) order
     "show_memory": False,
+    "write_computation_times": False,  # its page loads DataTables from a CDN: the site is offline
     "show_signature": False,
     "plot_gallery": "True",
     "abort_on_example_error": True,
