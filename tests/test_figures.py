@@ -269,7 +269,9 @@ def _bad_figure():
     FigureCanvasAgg(fig)
     left, right = fig.subplots(1, 2)
     left.set_title("a long title that runs into its neighbour's")
-    right.set_title("and a second long title, cut off at the edge")
+    # Far longer than the panel: past the canvas's right edge by inches, whatever the font
+    # metrics of the matplotlib version (3.8's and 3.11's differ by a few pixels).
+    right.set_title("and a second long title, cut off at the edge of the canvas by far")
     return fig
 
 
@@ -285,7 +287,9 @@ def test_checker_finds_a_title_clipped_at_both_edges():
     fig = Figure(figsize=(4, 3), layout="constrained")
     fig.add_subplot().set_title("a title far too long for a figure four inches wide, both sides")
     problems = figure_problems(fig)
-    assert len(problems) == 1 and problems[0].startswith("(a) label 'a title far"), problems
+    # matplotlib 3.8 also reports the title over the top y tick label ('1.0'): the clipping is
+    # what this test is about, so it asks only for that problem.
+    assert any(p.startswith("(a) label 'a title far") for p in problems), problems
 
 
 def test_checker_finds_a_legend_over_points_bars_and_a_label():
