@@ -22,7 +22,13 @@ import scipy.sparse as sp
 from .utils._dask import refuse_dask
 from .utils._fit_record import CONVERGED, record_fit
 from .utils._param_validation import validate_params
-from .utils.validation import check_array, check_X_y, get_feature_names
+from .utils.validation import (
+    check_array,
+    check_sample_weight,
+    check_X_y,
+    get_feature_names,
+    num_samples,
+)
 
 __all__ = [
     "BaseEstimator",
@@ -353,6 +359,25 @@ def _feature_name_mismatch(fitted, names) -> str:
     return msg
 
 
+def _check_score_weight(sample_weight, X) -> None:
+    """Refuse, before predicting, a ``sample_weight`` that ``fit`` would refuse for this X.
+
+    The mixins' ``score`` and the overrides that take ``sample_weight`` call it, so a weight of
+    the wrong length is named with the length X needs ("sample_weight has 3 elements, but X has
+    442 samples: ...", the message of ``fit``), not reported by the metric as "inconsistent
+    numbers of samples: [442, 442, 3]". An X whose rows cannot be counted without computing
+    (a Dask DataFrame), or that is not an array-like at all, is left to ``predict``, which
+    names what is wrong with it.
+    """
+    if sample_weight is None:
+        return
+    try:
+        n = num_samples(X)
+    except TypeError:
+        return
+    check_sample_weight(sample_weight, n)
+
+
 class ClassifierMixin:
     """Adds mean accuracy as ``score``."""
 
@@ -369,6 +394,7 @@ class ClassifierMixin:
         # broadcast against the (n,) predictions into an (n, n) comparison.
         from .metrics import accuracy_score
 
+        _check_score_weight(sample_weight, X)
         return accuracy_score(y, self.predict(X), sample_weight=sample_weight)
 
 
@@ -387,6 +413,7 @@ class RegressorMixin:
         # Through the metric, so y and sample_weight are validated: a NaN in y once scored 1.0.
         from .metrics import r2_score
 
+        _check_score_weight(sample_weight, X)
         return r2_score(y, self.predict(X), sample_weight=sample_weight)
 
 

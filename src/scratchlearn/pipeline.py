@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 
-from .base import BaseEstimator, clone
+from .base import BaseEstimator, _check_score_weight, clone
 from .utils import Bunch
 from .utils._available_if import available_if
 from .utils._param_validation import HasMethods
@@ -390,6 +390,7 @@ class Pipeline(BaseEstimator):
     @_final_has("score")
     def score(self, X, y=None, sample_weight=None, **params):
         """Transform X through the steps, then ``score`` of the final step."""
+        _check_score_weight(sample_weight, X)  # before the transforms do any work
         if sample_weight is not None:
             params["sample_weight"] = sample_weight
         return self._final_estimator.score(self._pre_transform(X), y, **params)

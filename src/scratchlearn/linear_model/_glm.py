@@ -34,7 +34,7 @@ from functools import partial
 
 import numpy as np
 
-from ..base import BaseEstimator, RegressorMixin
+from ..base import BaseEstimator, RegressorMixin, _check_score_weight
 from ..metrics import d2_binomial_score, d2_tweedie_score
 from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight
 from ..utils._dask import (
@@ -186,6 +186,7 @@ class _GLMBase(LinearModel, RegressorMixin, BaseEstimator):
         y (D(y, ȳ) = 0) scores 1.0 when predicted exactly, else 0.0, as ``r2_score``."""
         family, _ = self._family_link()
         refuse_dask(X, f"{type(self).__name__}.score")
+        _check_score_weight(sample_weight, X)
         mu = self.predict(X)
         with np.errstate(divide="ignore", invalid="ignore"):
             if family.name == "binomial":
