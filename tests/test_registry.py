@@ -48,6 +48,49 @@ def test_lookup_by_name_alias_and_case():
         get_entry("nope")
 
 
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "adaboost-classifier",
+        "AdaBoostClassifier",
+        "ada-boost-classifier",
+        "adaboostclassifier",
+        "adaboost_classifier",
+        " Ada-Boost_Classifier ",
+    ],
+)
+def test_lookup_ignores_hyphens_underscores_and_case(typed):
+    # issue 22: `scratchlearn fit adaboost-classifier` was refused (the alias splits "AdaBoost")
+    assert get_entry(typed).name == "AdaBoostClassifier"
+
+
+@pytest.mark.parametrize(
+    "typed, suggested",
+    [
+        ("adaboost-clasifier", "did you mean ada-boost-classifier?"),
+        ("rigde", "did you mean ridge?"),
+        ("random-forest", "did you mean random-forest-classifier or random-forest-regressor?"),
+        ("lasso-regression", "did you mean lasso?"),
+    ],
+)
+def test_unknown_name_suggests_the_closest_ones(typed, suggested):
+    with pytest.raises(KeyError) as info:
+        get_entry(typed)
+    assert info.value.args[0] == f"unknown estimator {typed!r}; {suggested}"
+
+
+def test_no_two_entries_share_a_lookup_key(monkeypatch):
+    entries = all_estimators()
+    keys = [_registry._normal(e.name) for e in entries]
+    assert len(set(keys)) == len(entries)
+    assert all(_registry._normal(e.alias) == k for e, k in zip(entries, keys))
+    # and a clash would be refused, not silently shadowed
+    clash = Entry(name="Ada_Boost_Classifier", summary="x", module="m", family="f")
+    monkeypatch.setattr(_registry, "_entries", lambda: [*entries, clash])
+    with pytest.raises(RuntimeError, match="AdaBoostClassifier and Ada_Boost_Classifier share"):
+        _registry._by_key.__wrapped__()
+
+
 def test_entries_are_unique_and_well_formed():
     entries = all_estimators()
     names = [e.name for e in entries]

@@ -43,6 +43,7 @@ Adding a family
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import os
@@ -223,12 +224,21 @@ def _entries() -> list[Entry]:
     return [e for fam in all_families() for e in fam.entries]
 
 
+def _normal(name: str) -> str:
+    """The look-up key of a name: lower case, without spaces, hyphens and underscores, so
+    ``AdaBoostClassifier``, ``ada-boost-classifier`` and ``adaboost_classifier`` all agree."""
+    return re.sub(r"[\s_-]", "", name.lower())
+
+
 @cache
 def _by_key() -> dict:
+    """Normalised class name and alias -> entry; two entries sharing a key are a bug."""
     keys = {}
     for e in _entries():
-        keys[e.name.lower()] = e
-        keys[e.alias] = e
+        key = _normal(e.name)  # the alias normalises to the same key
+        if key in keys:
+            raise RuntimeError(f"{keys[key].name} and {e.name} share the look-up key {key!r}")
+        keys[key] = e
     return keys
 
 
@@ -250,14 +260,31 @@ def all_estimators(family: str | None = None, task: str | None = None) -> list[E
     ]
 
 
-def get_entry(name: str) -> Entry:
-    """Look up an estimator by class name (any case) or kebab-case alias.
+def _closest(key: str, keys) -> list:
+    """Keys that begin with ``key``, or that ``key`` begins with ("random-forest" and
+    "lasso-regression" both find what was meant), else the nearest spellings by difflib (those
+    within 0.1 of the best one's similarity, so a near-exact match comes alone)."""
+    begins = [
+        k for k in keys if min(len(k), len(key)) >= 3 and (k.startswith(key) or key.startswith(k))
+    ]
+    if begins:
+        return begins[:4]
+    similarity = {k: difflib.SequenceMatcher(None, key, k).ratio() for k in keys}
+    near = difflib.get_close_matches(key, keys, n=3)
+    return [k for k in near if similarity[k] >= similarity[near[0]] - 0.1]
 
-    Raises ``KeyError`` whose message lists the valid names.
+
+def get_entry(name: str) -> Entry:
+    """Look up an estimator by class name or alias, ignoring case, hyphens and underscores.
+
+    Raises ``KeyError`` whose message suggests the closest names, or lists them all.
     """
-    key = name.strip().lower()
-    entry = _by_key().get(key) or _by_key().get(key.replace("_", "-"))
-    if entry is None:
-        choices = ", ".join(e.alias for e in _entries())
-        raise KeyError(f"unknown estimator {name!r}; choose one of: {choices}")
-    return entry
+    key, keys = _normal(name), _by_key()
+    if key in keys:
+        return keys[key]
+    close = [keys[k].alias for k in _closest(key, keys)]
+    if close:
+        hint = "did you mean " + " or ".join(filter(None, [", ".join(close[:-1]), close[-1]])) + "?"
+    else:
+        hint = "choose one of: " + ", ".join(e.alias for e in _entries())
+    raise KeyError(f"unknown estimator {name!r}; {hint}")

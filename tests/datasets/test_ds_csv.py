@@ -63,13 +63,43 @@ def test_categorical_round_trip_of_mushroom(tmp_path):
     assert b.target_column == "column_0"
 
 
-def test_mixed_columns_become_strings_and_blank_lines_skipped(tmp_path):
-    p = write(tmp_path, "x1, colour ,y\n1.5, red ,yes\n\n2,blue,no\n   \n")
+def test_mixed_columns_are_read_one_by_one_and_blank_lines_skipped(tmp_path):
+    # issue 22: one text column used to turn every column, the numbers too, into strings
+    p = write(tmp_path, "x1, colour ,n,y\n1.5, red ,,yes\n\n2,blue,7,no\n   \n")
     b = load_csv(p)
-    assert b.kind == "categorical"
-    assert b.data.tolist() == [["1.5", "red"], ["2", "blue"]]
-    assert b.feature_names == ["x1", "colour"]
+    assert b.kind == "mixed" and b.data.dtype == object
+    assert b.data[:, [0, 1]].tolist() == [[1.5, "red"], [2.0, "blue"]]
+    assert [type(v) for v in b.data[0]] == [float, str, float]
+    assert np.isnan(b.data[0, 2]) and b.data[1, 2] == 7.0  # empty in a numeric column: NaN
+    assert b.feature_names == ["x1", "colour", "n"] and b.categorical_features == ["colour"]
     assert b.target.tolist() == [1, 0] and b.target_names == ["no", "yes"]
+
+
+def test_a_users_file_with_one_text_column_keeps_its_numbers(tmp_path):
+    """The file of issue 22 (numeric x, text colour, label x > 50): x stays a number."""
+    rng = np.random.default_rng(0)
+    x = np.round(rng.uniform(0, 100, 40), 1)
+    colour = rng.choice(["red", "green", "blue"], 40)
+    rows = [f"{v},{c},{'yes' if v > 50 else 'no'}" for v, c in zip(x, colour)]
+    b = load_csv(write(tmp_path, "x,color,label\n" + "\n".join(rows) + "\n"))
+    assert b.kind == "mixed" and b.categorical_features == ["color"]
+    np.testing.assert_array_equal(b.data[:, 0].astype(float), x)
+    assert b.data[:, 1].tolist() == colour.tolist()
+    assert "2 mixed feature columns" in b.DESCR
+    numeric_only = load_csv(write(tmp_path, "a,b\n1,x\n", name="n.csv"))
+    categorical_only = load_csv(write(tmp_path, "a,b\nu,x\n", name="c.csv"))
+    assert numeric_only.categorical_features == [] and numeric_only.kind == "numeric"
+    assert categorical_only.categorical_features == ["a"] and categorical_only.kind == "categorical"
+
+
+def test_mixed_columns_as_frame_keep_numeric_dtypes(tmp_path):
+    pytest.importorskip("pandas")
+    p = write(tmp_path, "x,colour,y\n1.5,red,yes\n2,blue,no\n")
+    f = load_csv(p, as_frame=True)
+    assert str(f.data.dtypes["x"]) == "float64" and str(f.frame.dtypes["x"]) == "float64"
+    assert f.data["colour"].tolist() == ["red", "blue"]
+    X, _ = load_csv(p, as_frame=True, return_X_y=True)
+    assert str(X.dtypes["x"]) == "float64"
 
 
 def test_empty_numeric_cells_become_nan_and_quotes_delimiters_gz_bom(tmp_path):

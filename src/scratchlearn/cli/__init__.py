@@ -4,9 +4,9 @@
 command                    does
 =========================  ================================================================
 ``scratchlearn list``      registered estimators by family, with alias and summary
-``scratchlearn datasets``  bundled datasets
-``scratchlearn fit``       fit an estimator on a dataset or CSV; held-out metrics, --cv,
-                           --save a model file, --plot a figure
+``scratchlearn datasets``  bundled datasets: tables, then datasets of sequences
+``scratchlearn fit``       fit an estimator on a dataset or CSV; held-out metrics and what the
+                           model measured, --cv, --save a model file, --plot a figure
 ``scratchlearn predict``   predictions of a saved model on a CSV file
 ``scratchlearn demo``      every estimator on its showcase dataset, then the family stories;
                            figures (PNG) in ``--out DIR`` (default ./scratchlearn-demo)
@@ -64,7 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("datasets", help="list the bundled datasets")
 
     fit = sub.add_parser("fit", help="fit an estimator and report held-out metrics")
-    fit.add_argument("estimator", help="class name (any case) or alias, e.g. ridge, gaussian-nb")
+    fit.add_argument(
+        "estimator",
+        help="class name or alias, in any case, hyphens optional: e.g. ridge, gaussian-nb",
+    )
     fit.add_argument(
         "--data",
         metavar="NAME_OR_CSV",
@@ -87,7 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="held-out fraction (default 0.25; 0 fits on everything)",
     )
     fit.add_argument("--cv", type=_k_folds, metavar="K", help="also K-fold cross-validate")
-    fit.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
+    fit.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed of the split, the folds and the estimator's random_state (default 0)",
+    )
     fit.add_argument("--save", metavar="FILE", help="write the fitted model to FILE")
     fit.add_argument("--plot", metavar="FILE", help="write a plot (PNG, SVG or PDF) to FILE")
 
@@ -102,7 +111,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="run every estimator on its showcase dataset")
     demo.add_argument("--quick", action="store_true", help="one estimator per family")
-    demo.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
+    demo.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed of the splits and of every estimator's random_state (default 0)",
+    )
     demo.add_argument(
         "--out",
         metavar="DIR",

@@ -17,6 +17,7 @@ __all__ = [
     "parse_settings",
     "load_data",
     "adapt_to_data",
+    "seed_estimator",
     "final_step",
     "format_table",
 ]
@@ -115,15 +116,30 @@ def load_data(spec: str, target: str | None = None):
 
     The result has ``data`` (an array; documents as a 1-D object array for text), ``target``
     (or None), ``feature_names``, ``kind`` and a ``source`` string for messages.
+
+    A CSV file is read column by column (``load_csv``: numbers stay numbers, a column holding
+    text is read as categories, ``kind="mixed"`` when there are both) and refused, before any
+    work, when a value is missing (the message names the file, line and column). The columns
+    read as categories are named on stdout.
     """
     from .. import datasets
 
     if _looks_like_path(spec):
+        from ..datasets._csv import read_table, table_bunch
+        from ._data import describe_categories, refuse_missing
+
         if not os.path.isfile(spec):
             raise CLIError(f"no such file: {spec}")
-        bunch = datasets.load_csv(spec, target=target)
+        table = read_table(spec)
+        bunch = table_bunch(table, target=target)
         bunch["source"] = os.path.basename(spec)
         _detect_text(bunch)
+        refuse_missing(table, bunch)
+        described = describe_categories(bunch)
+        if described:
+            import sys
+
+            print(described, file=sys.stdout)  # main's stdout (the commands take no other)
     else:
         if target is not None:
             raise CLIError("--target applies to CSV files; bundled datasets know their target")
@@ -162,7 +178,9 @@ def adapt_to_data(estimator, kind: str):
 
     Text goes through ``CountVectorizer`` for estimators that take numbers; categorical columns
     through ``OneHotEncoder(handle_unknown="ignore")`` (dense when the estimator does not take
-    sparse input). Returns ``(estimator, note)`` with ``note`` None when nothing was added.
+    sparse input); a ``"mixed"`` table through ``MixedColumns``, which parses the numeric columns
+    as numbers and one-hot encodes the others (or keeps them as categories for an estimator that
+    reads categories). Returns ``(estimator, note)``, ``note`` None when there is nothing to say.
     """
     x_types = _x_types(estimator)
     takes_str = "string" in x_types or "text" in x_types
@@ -185,9 +203,36 @@ def adapt_to_data(estimator, kind: str):
             "OneHotEncoder(handle_unknown='ignore') first"
         )
         return make_pipeline(OneHotEncoder(**params), estimator), note
+    if kind == "mixed" and "2darray" in x_types:
+        from ..pipeline import make_pipeline
+        from ._data import MixedColumns
+
+        if takes_str or "categorical" in x_types:  # it reads categories itself
+            note = (
+                f"note: {name} reads every column as categories, the numeric ones too (each "
+                "distinct number a category)"
+            )
+            return make_pipeline(MixedColumns(one_hot=False), estimator), note
+        note = (
+            f"note: {name} takes numbers, so the columns of categories go through "
+            "OneHotEncoder(handle_unknown='ignore') first; the numeric columns stay numbers"
+        )
+        return make_pipeline(MixedColumns(), estimator), note
     if kind != "text" and "text" in x_types and "2darray" not in x_types:
         raise CLIError(f"{name} needs text documents, but this dataset is {kind}")
     return estimator, None
+
+
+def seed_estimator(estimator, seed: int, keep=()):
+    """Set ``random_state`` of ``estimator`` and of every estimator inside it (the
+    ``get_params(deep=True)`` keys ``random_state`` and ``*__random_state``) to ``seed``, except
+    the parameters named in ``keep`` (those the user set): so that a run reproduces."""
+    names = [
+        k
+        for k in estimator.get_params(deep=True)
+        if k.rpartition("__")[2] == "random_state" and k not in keep
+    ]
+    return estimator.set_params(**dict.fromkeys(names, seed)) if names else estimator
 
 
 def final_step(estimator):

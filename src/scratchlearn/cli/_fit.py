@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import inspect
 import os
 import sys
 import time
@@ -19,7 +20,9 @@ from ._common import (
     one_line,
     parse_settings,
     resolve_entry,
+    seed_estimator,
 )
+from ._listing import SEQUENCE_DATASETS
 from ._tasks import as_labels, stratify_for, task_spec
 
 __all__ = ["run_fit", "run_predict"]
@@ -61,8 +64,6 @@ def _cross_validate_queries(estimator, X, y, qid, k, seed):
     from ..base import clone
     from ..model_selection import GroupKFold
 
-    if len(np.unique(qid)) < k:
-        raise CLIError(f"--cv {k} needs at least {k} queries")
     scores = []
     for train, test in GroupKFold(n_splits=k).split(X, y, groups=qid):
         fitted = clone(estimator).fit(X[train], y[train], qid=qid[train])
@@ -106,7 +107,16 @@ def _readable_history(estimator) -> bool:
     return any(int(np.isfinite(obj).sum()) >= 2 for obj, _ in curves)  # a curve needs 2 points
 
 
-def _make_plot(path, entry, estimator, X_eval, y_eval, target_names=None):
+def _columns_seen(estimator, feature_names):
+    """The names of the columns the final step sees: the data's, through any converter."""
+    names = feature_names
+    for _, step in getattr(estimator, "steps", [])[:-1]:
+        has_names = names is not None and hasattr(step, "get_feature_names_out")
+        names = step.get_feature_names_out(names) if has_names else None
+    return None if names is None else [str(v) for v in names]
+
+
+def _make_plot(path, entry, estimator, X_eval, y_eval, target_names=None, feature_names=None):
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -118,7 +128,11 @@ def _make_plot(path, entry, estimator, X_eval, y_eval, target_names=None):
     task = entry.task
     plot = task_spec(task).plot
     if entry.plot is not None:  # the estimator's own picture (a tree draws itself)
-        what = entry.hook("plot")(ax, final_step(estimator), X_eval, y_eval, target_names)
+        draw = entry.hook("plot")
+        named = {}
+        if "feature_names" in inspect.signature(draw).parameters:  # e.g. a tree's split labels
+            named["feature_names"] = _columns_seen(estimator, feature_names)
+        what = draw(ax, final_step(estimator), X_eval, y_eval, target_names, **named)
     elif _readable_history(final_step(estimator)):
         plotting.plot_loss_curve(estimator, ax=ax)
         what = "loss curve"
@@ -130,10 +144,61 @@ def _make_plot(path, entry, estimator, X_eval, y_eval, target_names=None):
     return what
 
 
+def _check_folds(k, spec, y, qid):
+    """Refuse ``--cv K`` before any work when a fold would be empty: more folds than rows (than
+    queries for a ranker), or, when the folds keep the class proportions, than the rows of the
+    largest class (a smaller class than K only warns: some test folds lack it)."""
+    if k is None:
+        return
+    n, unit = (len(y), "rows") if qid is None else (len(np.unique(qid)), "queries")
+    if k > n:
+        raise CLIError(f"--cv {k}: more folds than the {n} {unit}; use --cv {n} or less")
+    largest = np.unique(y, return_counts=True)[1].max() if spec.stratify else n
+    if k > largest:
+        raise CLIError(
+            f"--cv {k}: the folds keep the class proportions, but the largest class has "
+            f"{largest} rows; use --cv {largest} or less"
+        )
+
+
+def _label_text(label, target_names) -> str:
+    """A class label as the data writes it: its class name, or 3 rather than 3.0."""
+    label = as_labels(np.asarray([label]), target_names)[0]
+    if isinstance(label, (float, np.floating)) and float(label).is_integer():
+        return str(int(label))
+    return str(label)
+
+
+def _check_classes(entry, bunch, err):
+    """A classifier's target: one class is refused, naming it; a target that looks continuous
+    gets a warning naming regressors. It looks continuous when it has more than 20 distinct
+    values and half of them or more are on at most 2 rows (diabetes: 214 values in 442 rows)."""
+    y = bunch["target"]
+    labels, counts = np.unique(y, return_counts=True)
+    if len(labels) == 1:
+        label = _label_text(labels[0], bunch.get("target_names"))
+        raise CLIError(
+            f"{entry.name} needs at least 2 classes, but the target is {label!r} on all "
+            f"{len(y)} rows"
+        )
+    if len(labels) > 20 and np.median(counts) <= 2:
+        from .._registry import all_estimators
+
+        regressors = all_estimators(family=entry.family, task="regressor")
+        names = [e.alias for e in regressors][:3] or ["ridge", "linear-regression"]
+        print(
+            f"warning: the target has {len(labels)} distinct values in {len(y)} rows: it looks "
+            f"continuous, and {entry.name} takes each value for a class; to predict a number, "
+            f"use a regressor, e.g. {', '.join(names)}",
+            file=err,
+        )
+
+
 def _prepare(args, out, err):
     """Check the arguments, load the data and build the (adapted) estimator, before any work."""
     entry = resolve_entry(args.estimator)
-    base = entry.cls(**parse_settings(entry.cls, args.set))
+    settings = parse_settings(entry.cls, args.set)
+    base = seed_estimator(entry.cls(**settings), args.seed, keep=settings)
     if task_spec(entry.task).no_table:
         raise CLIError(
             f"scratchlearn fit cannot train {entry.name}: {task_spec(entry.task).no_table}"
@@ -146,10 +211,18 @@ def _prepare(args, out, err):
     supervised = task_spec(entry.task).supervised
     if args.cv is not None and not supervised:
         raise CLIError("--cv needs a classifier or a regressor")
+    if spec in SEQUENCE_DATASETS:
+        raise CLIError(
+            f"{spec} holds sentences, which scratchlearn fit cannot take as a table; load it in "
+            f"Python: {SEQUENCE_DATASETS[spec]['loader']}"
+        )
     bunch = load_data(spec, args.target)
     if supervised and bunch.get("target") is None:
         raise CLIError(f"{entry.name} needs a target; name its column with --target")
     bunch["qid"] = _query_ids(entry, bunch, args.group)
+    _check_folds(args.cv, task_spec(entry.task), bunch.get("target"), bunch["qid"])
+    if entry.task == "classifier":
+        _check_classes(entry, bunch, err)
     estimator, note = adapt_to_data(base, bunch["kind"])
     if note:
         print(note, file=err)
@@ -163,6 +236,51 @@ def _prepare(args, out, err):
     return entry, estimator, bunch, spec
 
 
+def _print_figures(pairs, out) -> None:
+    """``(name, value)`` pairs, one a line, the values aligned (floats to 4 decimals)."""
+    width = max([9] + [len(name) for name, _ in pairs])
+    for name, value in pairs:
+        text = f"{value:.4f}" if isinstance(value, (float, np.floating)) else str(value)
+        print(f"  {name:<{width}} {text}", file=out)
+
+
+def _silhouette(estimator, X, seed, max_rows=5000):
+    """(name, mean silhouette) of the clusters ``estimator`` gives the rows ``X`` (a seeded
+    sample of ``max_rows`` of them when there are more), or None for fewer than 2 clusters."""
+    from ..metrics import silhouette_score
+
+    labels = estimator.predict(X)
+    if not 2 <= len(np.unique(labels)) < len(labels):
+        return None
+    for _, step in getattr(estimator, "steps", [])[:-1]:  # the data as the clusterer saw it
+        X = step.transform(X)
+    n = X.shape[0]
+    name = "silhouette" if n <= max_rows else f"silhouette ({max_rows} of {n} rows)"
+    sample = None if n <= max_rows else max_rows
+    return name, silhouette_score(X, labels, sample_size=sample, random_state=seed)
+
+
+def _fitted_figures(estimator, X, seed) -> list:
+    """``(name, value)`` of what the fitted model measured, when it has it: the out-of-bag
+    score, a clusterer's inertia and silhouette on the rows ``X``, the iterations and why they
+    stopped, the number of support vectors."""
+    model = final_step(estimator)
+    found = []
+    if hasattr(model, "oob_score_"):
+        found.append(("OOB score", model.oob_score_))
+    if hasattr(model, "inertia_"):
+        found += [("inertia", model.inertia_), _silhouette(estimator, X, seed)]
+    if getattr(model, "n_iter_", None) is not None:
+        found.append(("iterations", ", ".join(str(n) for n in np.ravel(model.n_iter_))))
+    if getattr(model, "stop_reason_", None) is not None:
+        found.append(("stopped on", model.stop_reason_))
+    if hasattr(model, "n_support_") or hasattr(model, "support_"):
+        counts = np.ravel(getattr(model, "n_support_", [len(getattr(model, "support_", []))]))
+        per_class = f" (per class: {', '.join(map(str, counts))})" if len(counts) > 1 else ""
+        found.append(("support vectors", f"{counts.sum()}{per_class}"))
+    return [pair for pair in found if pair is not None]
+
+
 def _fit_and_report_queries(args, spec, estimator, X, y, qid, out):
     """A ranker's fit: split, fit and cross-validate by whole queries; print the scores."""
     if args.test_size > 0:
@@ -174,15 +292,14 @@ def _fit_and_report_queries(args, spec, estimator, X, y, qid, out):
     start = time.perf_counter()
     estimator.fit(X_tr, y_tr, qid=q_tr)
     seconds = time.perf_counter() - start
-    if X_te is not None:
-        for name, value in spec.scores(estimator, X_te, y_te, q_te):
-            print(f"  {name:<9} {value:.4f}", file=out)
+    scores = spec.scores(estimator, X_te, y_te, q_te) if X_te is not None else []
+    _print_figures(scores + _fitted_figures(estimator, X_tr, args.seed), out)
     print(f"fit time: {seconds:.3f} s", file=out)
     if args.cv is not None:
         scores = _cross_validate_queries(estimator, X, y, qid, args.cv, args.seed)
         mean, std = np.mean(scores), np.std(scores)
         print(f"cv ({args.cv} folds) {spec.cv_metric}: {mean:.4f} ± {std:.4f}", file=out)
-    return (X_te, y_te) if X_te is not None else (X_tr, y_tr)
+    return ((X_te, y_te) if X_te is not None else (X_tr, y_tr)), X_tr.shape[0]
 
 
 def _fit_and_report(args, task, estimator, X, y, out, qid=None):
@@ -199,10 +316,8 @@ def _fit_and_report(args, task, estimator, X, y, out, qid=None):
     estimator.fit(X_tr, y_tr) if spec.supervised else estimator.fit(X_tr)
     seconds = time.perf_counter() - start
     shown = (X_te, y_te) if X_te is not None else (X_tr, y_tr)
-    if X_te is not None or not spec.supervised:
-        for name, value in spec.scores(estimator, *shown):
-            text = f"{value:.4f}" if isinstance(value, (float, np.floating)) else str(value)
-            print(f"  {name:<9} {text}", file=out)
+    scores = spec.scores(estimator, *shown) if X_te is not None or not spec.supervised else []
+    _print_figures(scores + _fitted_figures(estimator, shown[0], args.seed), out)
     print(f"fit time: {seconds:.3f} s", file=out)
     if args.cv is not None:
         from ..base import clone
@@ -210,7 +325,7 @@ def _fit_and_report(args, task, estimator, X, y, out, qid=None):
         scores = _cross_validate(spec, clone(estimator), X, y, args.cv, args.seed)
         mean, std = np.nanmean(scores), np.nanstd(scores)
         print(f"cv ({args.cv} folds) {spec.cv_metric}: {mean:.4f} ± {std:.4f}", file=out)
-    return shown
+    return shown, X_tr.shape[0]
 
 
 def run_fit(args, out=sys.stdout, err=sys.stderr) -> int:
@@ -218,7 +333,7 @@ def run_fit(args, out=sys.stdout, err=sys.stderr) -> int:
     task = entry.task
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        X_eval, y_eval = _fit_and_report(
+        (X_eval, y_eval), n_fitted = _fit_and_report(
             args, task, estimator, bunch["data"], bunch.get("target"), out, bunch["qid"]
         )
     shown = [w for w in caught if not issubclass(w.category, QUIET_WARNINGS)]
@@ -238,61 +353,71 @@ def run_fit(args, out=sys.stdout, err=sys.stderr) -> int:
             "target_names": bunch.get("target_names"),
         }
         io.save(estimator, args.save, metadata=metadata)
-        print(f"saved model to {args.save}", file=out)
+        n_rows = bunch["data"].shape[0]
+        rows = (
+            f"all {n_rows} rows"
+            if n_fitted == n_rows
+            else f"the {1 - args.test_size:.0%} training split: {n_fitted} rows; "
+            f"--test-size 0 fits all {n_rows} rows"
+        )
+        print(f"saved {args.save} (fitted on {rows})", file=out)
     report = entry.hook("report")
     if report is not None:
         names, classes = bunch.get("feature_names"), bunch.get("target_names")
         features = None if names is None else [str(v) for v in names]
         print(report(final_step(estimator), features, classes), file=out)
     if args.plot:
-        what = _make_plot(args.plot, entry, estimator, X_eval, y_eval, bunch.get("target_names"))
+        names, classes = bunch.get("feature_names"), bunch.get("target_names")
+        what = _make_plot(args.plot, entry, estimator, X_eval, y_eval, classes, names)
         print(f"wrote {what} to {args.plot}", file=out)
     return 0
 
 
 def _read_table(path: str):
-    """Header and rows (lists of stripped fields) of a CSV file; blank lines skipped."""
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            records = [[f.strip() for f in r] for r in csv.reader(fh) if r and r != [""]]
-    except (UnicodeDecodeError, csv.Error) as exc:
-        raise CLIError(f"{path}: cannot read the CSV file ({one_line(exc)})") from None
-    if len(records) < 2:
-        raise CLIError(f"{path}: need a header line and at least one row")
-    header, rows = records[0], records[1:]
-    for k, row in enumerate(rows, start=2):
-        if len(row) != len(header):
-            raise CLIError(f"{path}, line {k}: expected {len(header)} fields, found {len(row)}")
-    return header, rows
+    """The records of a CSV file as a ``Table`` whose first row is the first line (a header or,
+    in a header-less file, data); blank lines skipped, line numbers kept for messages."""
+    from ..datasets._csv import read_table
+
+    return read_table(path, header=False)
 
 
 def _prediction_input(path: str, meta: dict):
-    """The model's input columns from a CSV with a header, chosen by name when known."""
-    header, rows = _read_table(path)
-    wanted = meta.get("feature_names") or header
-    missing = [w for w in wanted if w not in header]
-    if missing and len(wanted) == 1 and len(header) == 1:
-        # One input column, whatever its header says: e.g. a column of messages for a text model.
-        wanted, missing = header, []
-    if missing:
-        raise CLIError(
-            f"{path}: no column {missing[0]!r}, which the model needs (it was "
-            f"fitted on columns: {', '.join(map(str, wanted))})"
-        )
-    idx = [header.index(w) for w in wanted]
-    table = np.empty((len(rows), len(idx)), dtype=object)
-    table[:] = [[row[j] for j in idx] for row in rows]  # (n, d) str
+    """The model's input columns of a CSV file, chosen by name when the model knows its columns'
+    names; a first line that looks like data is read as data, with a warning on stderr. Missing
+    values and text in a column of numbers are refused, naming the line and the column."""
+    from ._data import prediction_columns, refuse_missing_cells
+
+    table = _read_table(path)
     kind = meta.get("kind", "numeric")
+    header = table.cells[0].tolist()
+    columns, header_is_data, notes = prediction_columns(
+        path, header, table.lines[0], meta.get("feature_names"), kind
+    )
+    for note in notes:
+        print(note, file=sys.stderr)
+    first = 0 if header_is_data else 1
+    cells, lines = table.cells[first:, columns], table.lines[first:]  # (n, d) str
+    if cells.shape[0] == 0:
+        raise CLIError(f"{path}, line {table.lines[0]}: a header but no data rows")
+    names = meta.get("feature_names") if header_is_data else [header[j] for j in columns]
+    names = [str(v) for v in (names or [f"column_{j}" for j in columns])]
     if kind == "text":
-        if table.shape[1] != 1:
+        if cells.shape[1] != 1:
             raise CLIError("a text model needs exactly one column of documents")
-        return table[:, 0]
+        return cells[:, 0]
     if kind == "numeric":
-        try:
-            return np.where(table == "", "nan", table).astype(np.float64)
-        except ValueError:
-            raise CLIError(f"{path}: the model needs numbers, but a column holds text") from None
-    return table
+        for j, name in enumerate(names):
+            for line, value in zip(lines, cells[:, j]):
+                if value:
+                    try:
+                        float(value)
+                    except ValueError:
+                        raise CLIError(
+                            f"{path}, line {line}: column {name!r} holds {value!r}, but the "
+                            "model needs numbers"
+                        ) from None
+    refuse_missing_cells(path, names, lines, cells, [kind == "numeric"] * len(names))
+    return cells.astype(np.float64) if kind == "numeric" else cells
 
 
 def run_predict(args, out=sys.stdout, err=sys.stderr) -> int:

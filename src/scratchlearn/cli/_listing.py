@@ -7,7 +7,19 @@ from collections.abc import Mapping
 
 from ._common import format_table
 
-__all__ = ["run_list", "run_datasets"]
+__all__ = ["run_list", "run_datasets", "SEQUENCE_DATASETS"]
+
+#: Bundled datasets of sentences (lists of tokens), which ``scratchlearn fit`` cannot take as a
+#: table: ``scratchlearn datasets`` lists them below the tables, saying how to load them.
+SEQUENCE_DATASETS = {
+    "ud_english_ewt": {
+        "kind": "sequences",
+        "task": "sequence labelling",
+        "n_samples": 4078,  # sentences: 2,001 (split="dev") + 2,077 (split="test")
+        "summary": "UD English Web Treebank: words and part-of-speech tags of web text",
+        "loader": "scratchlearn.datasets.load_ud_english_ewt(split='dev' or 'test')",
+    },
+}
 
 
 def run_list(args, out=sys.stdout, err=sys.stderr) -> int:
@@ -43,10 +55,10 @@ def _field(record, name, default="-"):
 
 
 def run_datasets(args, out=sys.stdout, err=sys.stderr) -> int:
-    """Bundled datasets: name, kind, task, size and summary."""
+    """Bundled datasets: name, kind, task, size and summary; tables, then sequences."""
     from ..datasets import list_datasets
 
-    records = list(list_datasets())
+    records = list(list_datasets()) + [{"name": k, **v} for k, v in SEQUENCE_DATASETS.items()]
     rows = [
         (
             _field(r, "name"),
@@ -67,7 +79,10 @@ def run_datasets(args, out=sys.stdout, err=sys.stderr) -> int:
         file=out,
     )
     print(
-        f"\n{len(rows)} datasets. Use a name (or a CSV path) with 'scratchlearn fit --data'.",
+        f"\n{len(rows)} datasets. Use a table's name (or a CSV path) with 'scratchlearn fit "
+        "--data'; load a dataset of sequences in Python:",
         file=out,
     )
+    for name, record in SEQUENCE_DATASETS.items():
+        print(f"  {name}: {record['loader']}", file=out)
     return 0

@@ -161,8 +161,9 @@ def figures():
 
 
 # -- command-line hooks (named in tree/_entries.py) ---------------------------------------------
-def draw_tree(ax, estimator, X, y, target_names=None) -> str:
-    """``scratchlearn fit <tree> --plot``: the fitted tree, down to depth 4."""
+def draw_tree(ax, estimator, X, y, target_names=None, feature_names=None) -> str:
+    """``scratchlearn fit <tree> --plot``: the fitted tree, down to depth 4, its nodes naming
+    the features by ``feature_names`` when given (else x0, x1, ...)."""
     from ._export import plot_tree
 
     ax.figure.set_size_inches(12, 7)
@@ -170,7 +171,14 @@ def draw_tree(ax, estimator, X, y, target_names=None) -> str:
     names = None
     if classes is not None and target_names and np.asarray(classes).dtype.kind in "iu":
         names = [str(target_names[int(c)]) for c in classes]
-    plot_tree(estimator, ax=ax, class_names=names, max_depth=4, fontsize=7)
+    plot_tree(
+        estimator,
+        ax=ax,
+        feature_names=feature_names,
+        class_names=names,
+        max_depth=4,
+        fontsize=7,
+    )
     return "the tree (to depth 4)"
 
 

@@ -85,7 +85,7 @@ def encode_classes(y, owner: str):
     if len(classes) < 2:
         raise ValueError(
             f"{owner} needs samples of at least 2 classes in the data, but the data contain "
-            f"only one class: {classes[0]!r}."
+            f"only one class: {str(classes[0])!r}."
         )
     return classes, codes
 
