@@ -144,3 +144,38 @@ def test_validation_curve_scores_per_query():
     for k, (tr, te) in enumerate(cv.split(X, y, qid)):
         est = _MeanRanker().fit(X[tr], y[tr], qid=qid[tr])
         assert test[0, k] == pytest.approx(est.score(X[te], y[te], qid=qid[te]))
+
+
+def test_a_ranker_in_a_pipeline_is_scored_per_query():
+    """``params={"<step>__qid": qid}`` fits the ranker inside a pipeline with its queries; the
+    test folds must be scored per query too (they were scored as one query each: a silently
+    wrong number, 0.977 against 0.930 in the report that found it)."""
+    from scratchlearn.pipeline import make_pipeline
+    from scratchlearn.preprocessing import StandardScaler
+    from scratchlearn.ranking import ListNet
+
+    X, y, qid = _ltr_data()
+    cv = GroupKFold(3)
+    pipe = make_pipeline(StandardScaler(), ListNet())
+    out = cross_validate(
+        pipe, X, y, groups=qid, cv=cv, params={"listnet__qid": qid}, return_estimator=True
+    )
+    for est, (tr, te), score in zip(
+        out["estimator"], cv.split(X, y, qid), out["test_score"], strict=True
+    ):
+        want = est.score(X[te], y[te], qid=qid[te])
+        assert score == want  # the same computation: exactly equal
+        assert score != pytest.approx(est.score(X[te], y[te]))  # not the one-query number
+
+
+def test_several_query_ids_among_the_fit_parameters_are_refused():
+    from scratchlearn.pipeline import make_pipeline
+    from scratchlearn.preprocessing import StandardScaler
+
+    X, y, qid = _ltr_data()
+    pipe = make_pipeline(StandardScaler(), _MeanRanker())
+    with pytest.raises(ValueError, match="several query ids"):
+        cross_validate(
+            pipe, X, y, cv=GroupKFold(3), groups=qid,
+            params={"_meanranker__qid": qid, "standardscaler__qid": qid.copy()},
+        )  # fmt: skip

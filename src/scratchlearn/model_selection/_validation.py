@@ -65,12 +65,36 @@ def _passthrough_score(estimator, X, y, **kwargs):
 
 
 def _accepts_sample_weight(scorer, estimator, name="sample_weight") -> bool:
-    """Whether ``scorer`` (or, for ``scoring=None``, ``estimator.score``) takes ``name``."""
+    """Whether ``scorer`` (or, for ``scoring=None``, ``estimator.score``) takes ``name``.
+
+    A pipeline's ``score`` passes keyword arguments it does not name on to its final step's
+    ``score``, so there the question goes on to the final step."""
     target = getattr(estimator, "score", None) if scorer is _passthrough_score else scorer
     try:
-        return name in inspect.signature(target).parameters
+        parameters = inspect.signature(target).parameters
     except (TypeError, ValueError):
         return False
+    if name in parameters:
+        return True
+    forwards = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+    final = getattr(estimator, "_final_estimator", None)
+    if scorer is _passthrough_score and forwards and final not in (None, "passthrough"):
+        return _accepts_sample_weight(scorer, final, name)
+    return False
+
+
+def _fitted_qid(fit_params):
+    """The query ids among the fit parameters: ``qid``, or a pipeline step's ``<step>__qid``."""
+    fit_params = fit_params or {}
+    if fit_params.get("qid") is not None:
+        return fit_params["qid"]
+    routed = [key for key in fit_params if key.endswith("__qid") and fit_params[key] is not None]
+    if len({id(fit_params[key]) for key in routed}) > 1:
+        raise ValueError(
+            f"the fit parameters hold several query ids ({', '.join(routed)}): pass one qid, "
+            "the rows' query ids, to the step that ranks"
+        )
+    return fit_params[routed[0]] if routed else None
 
 
 def _query_score_params(scorers, estimator, fit_params):
@@ -79,9 +103,10 @@ def _query_score_params(scorers, estimator, fit_params):
     A ranker's score (NDCG) is computed query by query, so scoring it without the query ids of
     the scored rows would treat them as one query: a silently wrong number. ``qid`` is then
     sliced to the rows of each side like the fit parameters. A scorer that does not take ``qid``
-    is an error.
+    is an error. A ranker inside a pipeline is fitted with ``<step>__qid``: that qid is the
+    scorers' too (the pipeline's ``score`` passes it to the ranker's).
     """
-    qid = (fit_params or {}).get("qid")
+    qid = _fitted_qid(fit_params)
     if qid is None:
         return {}
     for name, scorer in scorers.items():
