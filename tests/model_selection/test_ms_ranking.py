@@ -160,7 +160,7 @@ def test_a_ranker_in_a_pipeline_is_scored_per_query():
     out = cross_validate(
         pipe, X, y, groups=qid, cv=cv, params={"listnet__qid": qid}, return_estimator=True
     )
-    for est, (tr, te), score in zip(
+    for est, (_, te), score in zip(
         out["estimator"], cv.split(X, y, qid), out["test_score"], strict=True
     ):
         want = est.score(X[te], y[te], qid=qid[te])
