@@ -112,8 +112,10 @@ def write_api_index(app, config=None) -> None:
     package's classes and functions (files rewritten only when their text changes)."""
     api = Path(app.srcdir) / "api"
     toc = []
+    wanted = set()  # the page of every documented object
     for package, title in API_PACKAGES:
         names = public_callables(package)
+        wanted |= {f"scratchlearn.{package}.{name}.rst" for name in names}
         if not names:
             continue
         heading = f"``scratchlearn.{package}``: {title}"
@@ -156,7 +158,6 @@ def write_api_index(app, config=None) -> None:
     ]
     _write_if_changed(api / "index.rst", "\n".join(index))
     # Pages of names no longer public (or now documented elsewhere) would be orphans.
-    wanted = {f"scratchlearn.{p}.{n}.rst" for p, _ in API_PACKAGES for n in public_callables(p)}
     for stale in (api / "generated").glob("*.rst"):
         if stale.name not in wanted:
             stale.unlink()
