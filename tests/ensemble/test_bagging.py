@@ -159,7 +159,7 @@ def test_threads_and_warm_start_change_nothing():
         ({"max_samples": 200}, "max_samples=200 is larger than the number of samples"),
         ({"max_features": 20}, "max_features=20 is larger than the number of features"),
         ({"oob_score": True, "bootstrap": False}, "oob_score=True needs bootstrap=True"),
-        ({"n_jobs": 0}, "n_jobs must be None, a positive int or -1"),
+        ({"n_jobs": 0}, "n_jobs. parameter of BaggingClassifier must be None"),
     ],
 )
 def test_bad_options_fail_before_any_work(params, match, monkeypatch):

@@ -370,7 +370,7 @@ def test_string_labels_and_single_class():
         LogisticRegression(C=0).fit(X, y)
     with pytest.raises(ValueError, match="penalty"):
         LogisticRegression(penalty="l1").fit(X, y)
-    with pytest.raises(ValueError, match="not found"):
+    with pytest.raises(ValueError, match="not in y"):
         LogisticRegression(class_weight={7: 1.0}).fit(X, y)
 
 

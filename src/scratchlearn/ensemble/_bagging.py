@@ -33,8 +33,7 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
-from ..tree._classes import _Fraction
-from ..utils._param_validation import HasMethods, Interval
+from ..utils._param_validation import N_JOBS, Fraction, HasMethods, Interval
 from ..utils.multiclass import check_classification_targets
 from ..utils.parallel import n_workers, run_tasks, spawn_seeds
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
@@ -83,13 +82,13 @@ class _BaseBagging(BaseEstimator):
     _parameter_constraints = {
         "estimator": [HasMethods(["fit", "predict"]), None],
         "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],
-        "max_samples": [Interval(numbers.Integral, 1, None, closed="left"), _Fraction()],
-        "max_features": [Interval(numbers.Integral, 1, None, closed="left"), _Fraction()],
+        "max_samples": [Interval(numbers.Integral, 1, None, closed="left"), Fraction()],
+        "max_features": [Interval(numbers.Integral, 1, None, closed="left"), Fraction()],
         "bootstrap": ["boolean"],
         "bootstrap_features": ["boolean"],
         "oob_score": ["boolean"],
         "warm_start": ["boolean"],
-        "n_jobs": [Interval(numbers.Integral, -1, None, closed="left"), None],
+        "n_jobs": N_JOBS,
         "random_state": ["random_state"],
         "verbose": [Interval(numbers.Integral, 0, None, closed="left"), "boolean"],
     }

@@ -25,6 +25,7 @@ from ..metrics import accuracy_score, r2_score
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._criteria import CRITERIA, REG_CRITERIA
 from ..utils._param_validation import StrOptions
+from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets
 from ._forest_base import BaseForest
 
@@ -67,13 +68,9 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
         cw = self.class_weight
         if cw == "balanced_subsample" and self.bootstrap:
             row_w = None  # per tree, from its bootstrap (subsample_class_weights)
-        elif cw in ("balanced", "balanced_subsample"):  # n / (K · n_c)
-            row_w = (codes.shape[0] / (K * np.bincount(codes, minlength=K)))[codes]
-        elif isinstance(cw, dict):
-            unknown = [c for c in cw if c not in set(self.classes_.tolist())]
-            if unknown:
-                raise ValueError(f"class_weight has labels {unknown!r} that are not in y.")
-            row_w = np.array([float(cw.get(c, 1.0)) for c in self.classes_])[codes]
+        elif cw is not None:  # "balanced" (or "balanced_subsample" without bootstrap), a dict
+            cw = "balanced" if cw == "balanced_subsample" else cw
+            row_w = class_weights(cw, self.classes_, np.bincount(codes, minlength=K))[codes]
         else:
             row_w = None
         return codes, np.zeros(codes.shape[0]), K, CRITERIA[self.criterion], row_w

@@ -46,10 +46,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..base import BaseEstimator
-from ..tree._classes import _BaseDecisionTree, _Fraction
+from ..tree._classes import _BaseDecisionTree
 from ..tree._splitter import presort, row_order
 from ..utils._dask import is_dask_collection
-from ..utils._param_validation import Interval
+from ..utils._param_validation import N_JOBS, Fraction, Interval
 from ..utils.parallel import run_tasks, spawn_seeds
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
 
@@ -227,10 +227,10 @@ class BaseForest(BaseEstimator):
         "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],
         "bootstrap": ["boolean"],
         "oob_score": ["boolean"],
-        "n_jobs": [None, numbers.Integral],
+        "n_jobs": N_JOBS,
         "verbose": [Interval(numbers.Integral, 0, None, closed="left"), "boolean"],
         "warm_start": ["boolean"],
-        "max_samples": [None, Interval(numbers.Integral, 1, None, closed="left"), _Fraction()],
+        "max_samples": [None, Interval(numbers.Integral, 1, None, closed="left"), Fraction()],
     }
 
     def _scratch_tags(self):

@@ -44,6 +44,7 @@ from ..tree import DecisionTreeClassifier
 from ..tree._criteria import CRITERIA
 from ..tree._splitter import presort
 from ..utils._param_validation import HasMethods, Interval
+from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ..utils.parallel import spawn_seeds
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
@@ -83,9 +84,8 @@ class _PresortedTrees:
         base._validate_params()
         self.base, self.X, self.codes, self.classes = base, np.ascontiguousarray(X), codes, classes
         self.params = base.get_params(deep=False)  # a tree's parameters are plain values
-        probe = type(base)(**self.params)
-        probe.classes_ = classes  # the tree's class_weight multipliers, one per row
-        self.class_factor = probe._class_weights(codes, len(classes))[codes]
+        N_k = np.bincount(codes, minlength=len(classes))  # the tree's class_weight, per row
+        self.class_factor = class_weights(self.params.get("class_weight"), classes, N_k)[codes]
         self.order = presort(self.X, np.flatnonzero(self.weights(w0) != 0.0).astype(np.intp))
 
     def weights(self, w):

@@ -48,6 +48,7 @@ from ..base import BaseEstimator
 from ..utils import Interval, StrOptions, check_sample_weight, spd_solve
 from ..utils._blocks import block_reduce
 from ..utils._dask import check_dask_data, is_dask_collection, persist_on_cluster
+from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ._base import LinearClassifierMixin, lipschitz_constant, standardise
 from ._logistic_blocks import (
@@ -319,29 +320,12 @@ class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator)
         return t
 
     # -- fitting ---------------------------------------------------------------------------
-    def _class_weights(self, counts, total):
-        """The weight of each class: 1, ``class_weight[label]``, or for "balanced"
-        Σs / (K·Σ_{i∈k} sᵢ), from the weighted class sizes ``counts`` and ``total`` = Σs."""
-        K = len(self.classes_)
-        if self.class_weight == "balanced":
-            return total / (K * counts)
-        cw = np.ones(K)
-        for label, weight in (self.class_weight or {}).items():
-            hit = np.flatnonzero(self.classes_ == label)
-            if hit.size == 0:
-                raise ValueError(f"class_weight has label {label!r}, not found in y.")
-            cw[hit[0]] = weight
-        return cw
-
     def _sample_weights(self, y_idx, sample_weight, X):
         s = check_sample_weight(sample_weight, X).copy()
         if self.class_weight is None:
             return s
-        K = len(self.classes_)
-        counts = None
-        if self.class_weight == "balanced":
-            counts = np.bincount(y_idx, weights=s, minlength=K)  # weighted class sizes
-        return s * self._class_weights(counts, s.sum())[y_idx]
+        N_k = np.bincount(y_idx, weights=s, minlength=len(self.classes_))  # weighted class sizes
+        return s * class_weights(self.class_weight, self.classes_, N_k)[y_idx]
 
     def fit(self, X, y, sample_weight=None):
         """Fit Θ by the chosen solver; returns self. X may be a Dask array or DataFrame (y and
@@ -390,7 +374,7 @@ class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator)
             raise ValueError("Sample weights must contain at least one non-zero weight.")
         K = len(self.classes_)
         Kp = 1 if K == 2 else K
-        cw = self._class_weights(counts, counts.sum())
+        cw = class_weights(self.class_weight, self.classes_, counts)
         total = float(cw @ counts)  # Σs = Σₖ class_weight[k]·Σ_{i∈k} wᵢ, with no pass
         Y, s_bar = dask_targets_and_weights(y, w, self.classes_, Kp, cw, total)
         X, Y, s_bar = persist_on_cluster(X, Y, s_bar)  # read and checked once if they fit

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..base import BaseEstimator, clone
 from ..utils._available_if import available_if
-from ..utils._param_validation import HasMethods, Interval, StrOptions
+from ..utils._param_validation import N_JOBS, HasMethods, Interval, StrOptions
 from ..utils.parallel import run_tasks
 from ..utils.validation import check_is_fitted
 from ._split import check_cv
@@ -205,7 +205,7 @@ class GridSearchCV(BaseEstimator):
         "estimator": [HasMethods(["fit"])],
         "param_grid": [dict, list],
         "scoring": [None, str, "callable", list, tuple, set, dict],
-        "n_jobs": [None, numbers.Integral],
+        "n_jobs": N_JOBS,
         "refit": ["boolean", str, "callable"],
         "cv": ["no_validation"],  # check_cv explains what cv may be
         "verbose": [Interval(numbers.Integral, 0, None, closed="left"), "boolean"],

@@ -16,13 +16,11 @@ the same numbers.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, clone
 from ..utils._available_if import available_if
-from ..utils._param_validation import HasMethods, Interval
+from ..utils._param_validation import N_JOBS, HasMethods
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ..utils.parallel import n_workers, run_tasks
 
@@ -62,7 +60,7 @@ class _BaseMultiClass(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
-        "n_jobs": [Interval(numbers.Integral, -1, None, closed="left"), None],
+        "n_jobs": N_JOBS,
     }
 
     def __init__(self, estimator=None, *, n_jobs=None):

@@ -35,7 +35,7 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator
 from ..metrics._argkmin import argkmin, radius_neighbors_blocked
-from ..utils._param_validation import Interval, StrOptions
+from ..utils._param_validation import N_JOBS, Interval, StrOptions
 from ..utils.validation import check_is_fitted
 
 __all__ = ["NeighborsBase", "KNeighborsMixin", "RadiusNeighborsMixin", "neighbor_weights"]
@@ -104,7 +104,7 @@ class NeighborsBase(BaseEstimator):
         "metric": [StrOptions(METRICS), "callable"],
         "p": [Interval(numbers.Real, 1, None, closed="left")],
         "metric_params": [dict, None],
-        "n_jobs": [numbers.Integral, None],
+        "n_jobs": N_JOBS,
     }
 
     def _fit(self, X, y=None, **check):

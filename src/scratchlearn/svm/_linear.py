@@ -38,6 +38,7 @@ import numpy as np
 from ..base import BaseEstimator
 from ..linear_model._base import LinearClassifierMixin
 from ..utils import Interval, StrOptions, check_sample_weight
+from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ..utils.validation import check_random_state
 from ._liblinear import dual_cd
@@ -166,21 +167,6 @@ class LinearSVC(LinearClassifierMixin, BaseEstimator):
                 f"LinearSVC implements multi_class='ovr' only; got {self.multi_class!r}."
             )
 
-    def _class_weights(self, y_idx, s):
-        """cw (K,): the multiplier of each class's Cᵢ."""
-        K = len(self.classes_)
-        if self.class_weight is None:
-            return np.ones(K)
-        if self.class_weight == "balanced":
-            return s.sum() / (K * np.bincount(y_idx, weights=s, minlength=K))
-        cw = np.ones(K)
-        for label, weight in self.class_weight.items():
-            hit = np.flatnonzero(self.classes_ == label)
-            if hit.size == 0:
-                raise ValueError(f"class_weight has label {label!r}, not found in y.")
-            cw[hit[0]] = weight
-        return cw
-
     def fit(self, X, y, sample_weight=None):
         """Fit one binary problem (two classes) or K one-vs-rest problems; returns self."""
         self._validate_params()
@@ -190,7 +176,8 @@ class LinearSVC(LinearClassifierMixin, BaseEstimator):
         self.classes_, y_idx = encode_classes(y, "LinearSVC")
         K = len(self.classes_)
         s = check_sample_weight(sample_weight, X)
-        cw = self._class_weights(y_idx, s)
+        N_k = np.bincount(y_idx, weights=s, minlength=K)  # weighted class sizes
+        cw = class_weights(self.class_weight, self.classes_, N_k)  # multiplies Cᵢ
         rng = check_random_state(self.random_state)
         B = float(self.intercept_scaling) if self.fit_intercept else 0.0
         problems = [1] if K == 2 else range(K)

@@ -31,6 +31,7 @@ from ..metrics import pairwise
 from ..metrics._pairwise_kernels import block_rows
 from ..utils._available_if import available_if
 from ..utils._param_validation import Interval, StrOptions
+from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ..utils.validation import check_is_fitted, check_sample_weight
 from . import _ovo
@@ -227,16 +228,8 @@ class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
     def _costs(self, y_idx, sample_weight, X):
         """Cᵢ = C·sᵢ·c_{yᵢ}, and class_weight_ (K,)."""
         K = len(self.classes_)
-        cw = np.ones(K)
-        if self.class_weight == "balanced":
-            cw = y_idx.shape[0] / (K * np.bincount(y_idx, minlength=K))
-        elif isinstance(self.class_weight, dict):
-            for label, weight in self.class_weight.items():
-                hit = np.flatnonzero(self.classes_ == label)
-                if hit.size == 0:
-                    raise ValueError(f"class_weight has label {label!r}, not found in y.")
-                cw[hit[0]] = weight
-        self.class_weight_ = cw
+        N_k = np.bincount(y_idx, minlength=K)
+        self.class_weight_ = cw = class_weights(self.class_weight, self.classes_, N_k)
         s = check_sample_weight(sample_weight, X)
         with np.errstate(invalid="ignore"):  # C = inf times a zero weight: the sample is out
             Ci = np.where(s > 0, self.C * s * cw[y_idx], 0.0)

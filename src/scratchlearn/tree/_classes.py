@@ -22,7 +22,8 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..utils import Bunch
-from ..utils._param_validation import Interval, StrOptions
+from ..utils._param_validation import Fraction, Interval, StrOptions
+from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
 from ._builder import build_tree
@@ -36,28 +37,18 @@ __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
 _NO_LIMIT = np.iinfo(np.int32).max
 
 
-class _Fraction:
-    """A float (not an int) in (0, 1]: a fraction of the training rows."""
-
-    def is_satisfied_by(self, value) -> bool:
-        return isinstance(value, (float, np.floating)) and 0.0 < value <= 1.0
-
-    def __str__(self) -> str:
-        return "a float in the range (0.0, 1.0]"
-
-
 class _BaseDecisionTree(BaseEstimator):
     """Validation, the growth call and the fitted-tree accessors shared by both trees."""
 
     _parameter_constraints = {
         "splitter": [StrOptions({"best", "random"})],
         "max_depth": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "min_samples_split": [Interval(numbers.Integral, 2, None, closed="left"), _Fraction()],
-        "min_samples_leaf": [Interval(numbers.Integral, 1, None, closed="left"), _Fraction()],
+        "min_samples_split": [Interval(numbers.Integral, 2, None, closed="left"), Fraction()],
+        "min_samples_leaf": [Interval(numbers.Integral, 1, None, closed="left"), Fraction()],
         "min_weight_fraction_leaf": [Interval(numbers.Real, 0.0, 0.5, closed="both")],
         "max_features": [
             Interval(numbers.Integral, 1, None, closed="left"),
-            _Fraction(),
+            Fraction(),
             StrOptions({"sqrt", "log2"}),
             None,
         ],
@@ -308,17 +299,6 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
         t.update(estimator_type="classifier", requires_y=True)
         return t
 
-    def _class_weights(self, codes, K):
-        """Per-class multipliers of the sample weights."""
-        if self.class_weight is None:
-            return np.ones(K)
-        if isinstance(self.class_weight, str):  # "balanced": n / (K · n_c)
-            return codes.shape[0] / (K * np.bincount(codes, minlength=K))
-        unknown = [c for c in self.class_weight if c not in set(self.classes_.tolist())]
-        if unknown:
-            raise ValueError(f"class_weight has labels {unknown!r} that are not in y.")
-        return np.array([float(self.class_weight.get(c, 1.0)) for c in self.classes_])
-
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on (X, y); returns self."""
         self._validate_params()
@@ -327,7 +307,8 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
         self.classes_, codes = np.unique(y, return_inverse=True)
         self.n_classes_ = K = self.classes_.shape[0]
         sw = check_sample_weight(sample_weight, X)
-        sw *= self._class_weights(codes, K)[codes]
+        N_k = np.bincount(codes, minlength=K)
+        sw *= class_weights(self.class_weight, self.classes_, N_k)[codes]
         codes = codes.astype(np.intp)
         self._grow(X, codes, np.zeros(X.shape[0]), sw, CRITERIA[self.criterion], K)
         return self

@@ -25,6 +25,8 @@ __all__ = [
     "StrOptions",
     "Options",
     "HasMethods",
+    "Fraction",
+    "N_JOBS",
     "validate_params",
     "parse_param_string",
 ]
@@ -129,6 +131,25 @@ class HasMethods:
 
     def __str__(self) -> str:
         return "an object implementing " + ", ".join(repr(m) for m in self.methods)
+
+
+class Fraction:
+    """A float (not an int) in (0, 1]: a fraction of the training rows or features.
+
+    Beside an ``Interval(numbers.Integral, 1, None)`` it lets one parameter be a count (an int)
+    or a share (a float), as ``max_samples``, ``max_features`` and ``min_samples_leaf`` are.
+    """
+
+    def is_satisfied_by(self, value) -> bool:
+        return isinstance(value, (float, np.floating)) and 0.0 < value <= 1.0
+
+    def __str__(self) -> str:
+        return "a float in the range (0.0, 1.0]"
+
+
+#: ``n_jobs`` everywhere: None (one thread), -1 (one per CPU) or a positive number of threads,
+#: the values :func:`scratchlearn.utils.parallel.n_workers` reads.
+N_JOBS = [None, Options(numbers.Integral, {-1}), Interval(numbers.Integral, 1, None, closed="left")]
 
 
 def _check_simple(constraint, value) -> bool:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import numbers
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["n_workers", "run_tasks", "spawn_seeds"]
+__all__ = ["n_workers", "progress_bar", "run_tasks", "spawn_seeds"]
 
 
 def n_workers(n_jobs) -> int:
@@ -29,6 +31,25 @@ def n_workers(n_jobs) -> int:
     if n_jobs < -1:
         raise ValueError(f"n_jobs must be None, a positive int or -1; got {n_jobs!r}.")
     return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
+
+
+@contextmanager
+def progress_bar(enabled, total: int, desc: str, unit: str):
+    """A tqdm bar on stderr while the block runs, when ``enabled`` and there is work; else None.
+
+    The one way the library shows progress: ``with progress_bar(self.verbose, n, name, "fit")
+    as bar: run_tasks(..., progress=bar)``. The bar is closed however the block ends.
+    """
+    if not (enabled and total):
+        yield None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, file=sys.stderr, desc=desc, unit=unit)
+    try:
+        yield bar
+    finally:
+        bar.close()
 
 
 def run_tasks(func, tasks, n_jobs=None, progress=None) -> list:
