@@ -333,3 +333,14 @@ def test_importing_plotting_does_not_import_matplotlib():
     code = "import sys, scratchlearn.plotting, scratchlearn.cli; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_loss_curve_of_a_dual_solver_draws_its_kkt_violation():
+    """SMO and dual coordinate descent record the largest KKT violation, not a gradient norm:
+    it is drawn on the twin axis under its own name."""
+    history = {"objective": [0.0, -1.0, -1.5, -1.6], "kkt_violation": [2.0, 0.5, 0.1, 1e-4]}
+    ax = plotting.plot_loss_curve(history)
+    assert ax.grad_ax.get_ylabel() == "KKT violation"
+    np.testing.assert_array_equal(ax.grad_ax.lines[0].get_ydata(), history["kkt_violation"])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["objective J", "KKT violation"]
+    plt.close(ax.figure)

@@ -10,12 +10,18 @@ most published files (svmlight, LETOR, MSLR) and zero-based in some (libsvm tool
 written by ``dump_svmlight_file`` by default); ``zero_based="auto"`` reads a file as zero-based
 exactly when some index is 0, as scikit-learn does.
 
-Reading takes a fast path first (:func:`_parse_fast`): the ``index:value`` text of a block of
-lines is checked for its shape with byte masks, then every index is converted by ``int`` and
-every value by ``float`` in one pass each, so the numbers are exactly those of the line-by-line
+The file is read in blocks of about ``block_bytes`` bytes, cut at line ends
+(:func:`_line_blocks`), and each block is parsed into its rows' arrays before the next is read,
+so the text of the whole file is never in memory at once: the peak is the parsed arrays of the
+blocks plus the final matrix assembled from them, about twice the result (a 1.2-million-row
+MSLR-WEB10K fold is gigabytes of text, and a few hundred MB as CSR).
+
+Each block takes a fast path first (:func:`_parse_fast`): the ``index:value`` text of its lines
+is checked for its shape with byte masks, then every index is converted by ``int`` and every
+value by ``float`` in one pass each, so the numbers are exactly those of the line-by-line
 reference parser (:func:`_parse_slow`). Anything the fast path cannot vouch for (a malformed
-token, non-ASCII text, indices out of order) sends the whole file to the reference parser,
-which raises its error naming the line.
+token, non-ASCII text, indices out of order) sends the block to the reference parser, which
+raises its error naming the line.
 """
 
 from __future__ import annotations
@@ -35,27 +41,64 @@ from ..utils.validation import check_array, column_or_1d
 __all__ = ["load_svmlight_file", "dump_svmlight_file"]
 
 
-def _open_text(f):
-    """``(name, text)`` from a path (``.gz`` / ``.bz2`` decompressed) or an open file."""
+#: Text read and parsed at a time. Parsing holds the block's lines as str and, on the fast
+#: path, one str per index and value: about 25 bytes of memory per byte of text, briefly.
+_BLOCK_BYTES = 2**20
+
+
+@contextlib.contextmanager
+def _open_source(f):
+    """``(name, read)``: ``read(k)`` returns up to k more bytes or characters of ``f``, a path
+    (``.gz`` / ``.bz2`` decompressed as they are read) or an open file (text or binary)."""
     if isinstance(f, (str, os.PathLike)):
         name = os.fspath(f)
         opener = gzip.open if name.endswith(".gz") else bz2.open if name.endswith(".bz2") else open
         try:
-            with opener(name, "rb") as fh:
-                raw = fh.read()
+            fh = opener(name, "rb")
         except OSError as exc:
             raise ValueError(f"{name}: cannot read the file ({exc})") from exc
+        with fh:
+            yield name, fh.read
     elif hasattr(f, "read"):
-        name, raw = getattr(f, "name", "<file>"), f.read()
+        yield str(getattr(f, "name", "<file>")), f.read
     else:
         raise TypeError(f"f must be a path or an open file; got {type(f).__name__}.")
-    if isinstance(raw, bytes):
+
+
+def _line_blocks(name, read, block_bytes):
+    """``(first line number, lines)`` of successive blocks of whole lines of the source.
+
+    A block ends at the last line end of what was read, so no line is cut; the rest waits for
+    the next read. Bytes are decoded as UTF-8 one block at a time (a newline byte is never
+    inside a multi-byte character, so cutting there never splits one).
+    """
+    start, carry = 1, None
+    while True:
         try:
-            raw = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            raise ValueError(f"{name}, line {line}: not UTF-8 text") from exc
-    return str(name), raw
+            chunk = read(block_bytes)
+        except OSError as exc:
+            raise ValueError(f"{name}: cannot read the file ({exc})") from exc
+        last = not chunk
+        if carry is not None:
+            chunk = carry + chunk
+        if not chunk:
+            return
+        cut = len(chunk) if last else chunk.rfind(b"\n" if isinstance(chunk, bytes) else "\n") + 1
+        if cut == 0:  # one line longer than a block: read on
+            carry = chunk
+            continue
+        text, carry = chunk[:cut], chunk[cut:]
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                line = start + text[: exc.start].count(b"\n")
+                raise ValueError(f"{name}, line {line}: not UTF-8 text") from exc
+        lines = text.splitlines()
+        yield start, lines
+        start += len(lines)
+        if last:
+            return
 
 
 def _parse_line(tokens, where):
@@ -172,11 +215,12 @@ def _parse_fast(lines, query_id):
     return y, qids if query_id else None, counts, cols, vals, np.asarray(linenos)
 
 
-def _parse_slow(lines, name, query_id):
+def _parse_slow(lines, name, query_id, start=1):
     """The reference parser, line by line: ``(labels, qids, counts, cols, vals, linenos)``,
-    or a ValueError naming the first malformed line."""
+    or a ValueError naming the first malformed line (``lines[0]`` is line ``start``); None when
+    the lines hold no sample."""
     labels, qids, counts, cols, vals, linenos = [], [], [], [], [], []
-    for lineno, raw in enumerate(lines, 1):
+    for lineno, raw in enumerate(lines, start):
         tokens = raw.split("#", 1)[0].split()
         if not tokens:
             continue
@@ -190,7 +234,7 @@ def _parse_slow(lines, name, query_id):
         cols.append(idx)
         vals.append(val)
     if not labels:
-        raise ValueError(f"{name}: no samples (only blank or comment lines)")
+        return None
     qids = np.asarray(qids, dtype=np.int64) if query_id else None
     return (
         np.asarray(labels, dtype=np.float64),
@@ -202,7 +246,25 @@ def _parse_slow(lines, name, query_id):
     )
 
 
-def load_svmlight_file(f, *, n_features=None, dtype=np.float64, query_id=False, zero_based="auto"):
+def _parse_block(lines, name, query_id, start, dtype):
+    """One block of lines parsed: ``(y, qids, counts, cols, vals as dtype, linenos)`` with
+    file line numbers, or None when the block holds no sample."""
+    parsed = _parse_fast(lines, query_id)
+    if parsed is not None:
+        parsed = parsed[:5] + (parsed[5] + (start - 1),)  # line numbers in the file
+    else:  # malformed somewhere (or unusual text): the reference parser names it
+        parsed = _parse_slow(lines, name, query_id, start)
+        if parsed is None:
+            return None
+    y, qids, counts, cols, vals, linenos = parsed
+    if cols.size == 0 or cols.max() < np.iinfo(np.int32).max:
+        cols = cols.astype(np.int32)  # what the CSR matrix stores: no conversion at the end
+    return y, qids, counts, cols, vals.astype(dtype, copy=False), linenos
+
+
+def load_svmlight_file(
+    f, *, n_features=None, dtype=np.float64, query_id=False, zero_based="auto", block_bytes=None
+):
     """Read a svmlight / libsvm file (with ``qid:``) into a sparse matrix.
 
     Parameters
@@ -216,6 +278,9 @@ def load_svmlight_file(f, *, n_features=None, dtype=np.float64, query_id=False, 
         ids in the file are read and dropped.
     zero_based : True, False or "auto"
         Whether index 0 is the first column; "auto": zero-based if some index is 0.
+    block_bytes : int or None
+        How much text is read and parsed at a time (default 1 MiB). Memory peaks at about
+        twice the returned arrays plus one block of text, whatever the size of the file.
 
     Returns
     -------
@@ -231,12 +296,24 @@ def load_svmlight_file(f, *, n_features=None, dtype=np.float64, query_id=False, 
         not isinstance(n_features, numbers.Integral) or isinstance(n_features, bool)
     ):
         raise ValueError(f"n_features must be None or a positive int; got {n_features!r}.")
-    name, text = _open_text(f)
-    lines = text.splitlines()
-    parsed = _parse_fast(lines, query_id)
-    if parsed is None:  # malformed somewhere (or unusual text): the reference parser names it
-        parsed = _parse_slow(lines, name, query_id)
-    y, qids, counts, cols, vals, lines = parsed
+    if block_bytes is not None and (
+        not isinstance(block_bytes, numbers.Integral)
+        or isinstance(block_bytes, bool)
+        or block_bytes < 1
+    ):
+        raise ValueError(f"block_bytes must be None or a positive int; got {block_bytes!r}.")
+    with _open_source(f) as (name, read):
+        blocks = [
+            _parse_block(lines, name, query_id, start, dtype)
+            for start, lines in _line_blocks(name, read, block_bytes or _BLOCK_BYTES)
+        ]
+    blocks = [b for b in blocks if b is not None]
+    if not blocks:
+        raise ValueError(f"{name}: no samples (only blank or comment lines)")
+    y, qids, counts, cols, vals, lines = (
+        None if part[0] is None else np.concatenate(part) for part in zip(*blocks)
+    )
+    del blocks  # the pieces: the matrix below is the second copy at the peak
     indptr = np.concatenate([[0], np.cumsum(counts)])  # CSR rows: indices strictly increase
 
     def line_of(k):  # the file line of stored entry k
@@ -247,7 +324,7 @@ def load_svmlight_file(f, *, n_features=None, dtype=np.float64, query_id=False, 
         if np.any(cols == 0):
             bad = line_of(np.argmax(cols == 0))
             raise ValueError(f"{name}, line {bad}: index 0 in a one-based file (zero_based=False)")
-        cols = cols - 1
+        cols -= 1  # in place: the array is ours, and a copy would raise the peak
     width = int(cols.max()) + 1 if cols.size else 0
     if n_features is None:
         n_features = width
@@ -257,7 +334,7 @@ def load_svmlight_file(f, *, n_features=None, dtype=np.float64, query_id=False, 
             f"{name}, line {bad}: feature index {int(cols.max()) + (1 if one_based else 0)} "
             f"does not fit n_features={n_features}"
         )
-    X = sp.csr_matrix((vals.astype(dtype), cols, indptr), shape=(y.shape[0], n_features))
+    X = sp.csr_matrix((vals, cols, indptr), shape=(y.shape[0], n_features))
     if not query_id:
         return X, y
     return X, y, qids

@@ -17,8 +17,20 @@ __all__ = [
 ]
 
 
+#: The measure of convergence drawn beside the objective, the first of these a record has:
+#: the gradient norm of a smooth solver, or the largest violation of the KKT conditions of a
+#: dual one (SMO and dual coordinate descent: SVC, SVR, LinearSVC, RankSVM).
+_MEASURES = {"grad_norm": "gradient norm ‖∇J‖", "kkt_violation": "KKT violation"}
+
+
+def _measure(history: Mapping):
+    """The key of the convergence measure that ``history`` records, or None."""
+    return next((key for key in _MEASURES if key in history), None)
+
+
 def _record(history: Mapping, where: str):
-    """``(objective, grad_norm or None)`` of one fit record ``{"objective": [...], ...}``."""
+    """``(objective, measure or None)`` of one fit record ``{"objective": [...], ...}``, the
+    measure being its ``grad_norm`` or ``kkt_violation`` (see ``_MEASURES``)."""
     if "objective" not in history:
         keys = ", ".join(map(repr, history)) or "none"
         raise ValueError(
@@ -26,13 +38,13 @@ def _record(history: Mapping, where: str):
             "{'objective': [J0, J1, ...], 'grad_norm': [...] (optional)}"
         )
     objective = _values(history["objective"], f"{where}['objective']")
-    grad = history.get("grad_norm")
-    if grad is None:
+    key = _measure(history)
+    if key is None:
         return objective, None
-    grad = _values(grad, f"{where}['grad_norm']")
+    grad = _values(history[key], f"{where}[{key!r}]")
     if grad.shape != objective.shape:
         raise ValueError(
-            f"{where}['grad_norm'] has {grad.size} values for {objective.size} objective values"
+            f"{where}[{key!r}] has {grad.size} values for {objective.size} objective values"
         )
     return objective, grad
 
@@ -51,12 +63,13 @@ def _values(values, where: str) -> np.ndarray:
 
 
 def history_curves(history) -> list:
-    """The curves of a fit record, as a list of ``(objective, grad_norm or None)`` float arrays.
+    """The curves of a fit record, as a list of ``(objective, measure or None)`` float arrays.
 
     The one schema of ``history_`` (and of ``OptimizeResult.history``):
 
     - a dict ``{"objective": [J0, J1, ..., Jk], "grad_norm": [...]}``: the objective at the
-      start and after each iteration, the gradient norm (optional) aligned with it; other keys
+      start and after each iteration, the gradient norm (optional; for dual solvers the KKT
+      violation ``"kkt_violation"`` takes its place) aligned with it; other keys
       (``"dual_gap"``, ``"step_size"``, ...) are ignored here. One curve.
     - a list of such dicts, one per independent problem (e.g. a multi-target Lasso): one curve
       each;
@@ -94,7 +107,8 @@ def _use_log(values: np.ndarray, log_scale) -> bool:
 
 
 def plot_loss_curve(estimator_or_history, ax=None, log_scale="auto", label=None):
-    """Plot the objective J per iteration and, when recorded, the gradient norm ‖∇J‖.
+    """Plot the objective J per iteration and, when recorded, the gradient norm ‖∇J‖ (or, for
+    the dual solvers of the SVMs and RankSVM, the largest KKT violation).
 
     Parameters
     ----------
@@ -133,12 +147,14 @@ def plot_loss_curve(estimator_or_history, ax=None, log_scale="auto", label=None)
     handles = ax.get_lines()
     grads = [(g, colour) for (_, g), colour in zip(curves, colours) if g is not None]
     if grads:
+        records = history if isinstance(history, (list, tuple)) else [history]
+        measure = _MEASURES[next(k for k in map(_measure, records) if k is not None)]
         twin = ax.twinx()
         for grad, colour in grads:
             it, values = _finite_points(grad)
             shade = "tab:orange" if len(curves) == 1 else colour
-            twin.plot(it, values, color=shade, linestyle="--", label="gradient norm ‖∇J‖")
-        twin.set_ylabel("gradient norm ‖∇J‖")
+            twin.plot(it, values, color=shade, linestyle="--", label=measure)
+        twin.set_ylabel(measure)
         if _use_log(np.concatenate([g for g, _ in grads]), log_scale):
             twin.set_yscale("log")
         ax.grad_ax = twin
