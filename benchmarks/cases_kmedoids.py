@@ -8,7 +8,7 @@ the ``D[members][:, members]`` block. Both sides start from the same k rows of X
 
 The FasterPAM rows compare two of our methods from the same start: "theirs" is our best-
 improvement PAM (the O(n²)-per-pass SWAP). FasterPAM makes its exchanges eagerly and needs far
-fewer passes; the two may stop at different local optima (tests/cluster/test_kmedoids.py).
+fewer passes; the two may stop at different local optima (tests/cluster/test_cluster_kmedoids.py).
 
 Both fits include building the n × n distance matrix (8n² bytes: 0.8 GB at n = 10,000), the
 same work on both sides; at n = 10,000 it dominates the fit (measured under load: D 6.9 s,

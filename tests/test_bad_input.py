@@ -46,10 +46,12 @@ def _fit(est, X, y, **kw):
 
 
 def _apply(est, X):
-    for method in ("predict", "transform"):
+    """What the fitted estimator answers for X: its predictions, its transform, or (a neighbour
+    index, task "neighbors") the distances and indices of the nearest training rows."""
+    for method in ("predict", "transform", "kneighbors"):
         if hasattr(est, method):
             return getattr(est, method)(X)
-    raise AssertionError(f"{type(est).__name__} has neither predict nor transform")
+    raise AssertionError(f"{type(est).__name__} has neither predict, transform nor kneighbors")
 
 
 # Every method that uses a fitted model (scikit-learn's check_estimators_unfitted covers the
@@ -63,6 +65,8 @@ PREDICT_METHODS = (
     "transform",
     "inverse_transform",
     "score",
+    "kneighbors",
+    "radius_neighbors",
 )
 
 

@@ -446,25 +446,195 @@ def test_demo_reports_failures_as_rows_and_skips_missing_stories(capsys, monkeyp
 
 
 def test_demo_stories_come_from_the_families():
-    assert _demo.story_modules() == [
-        "scratchlearn.optim._showcase",
-        "scratchlearn.linear_model._showcase",
-        "scratchlearn.linear_model._showcase_glm",
-        "scratchlearn.naive_bayes._showcase",
-        "scratchlearn.tree._showcase",
-        "scratchlearn.ensemble._showcase",
-        "scratchlearn.ensemble._showcase_boosting",
-        "scratchlearn.neighbors._showcase",
-        "scratchlearn.svm._showcase",
-        "scratchlearn.svm._showcase_svr",
-        "scratchlearn.svm._showcase_linear",
-        "scratchlearn.multiclass._showcase",
-        "scratchlearn.cluster._showcase",
-        "scratchlearn.cluster._showcase_kmedoids",
-        "scratchlearn.mixture._showcase",
-        "scratchlearn.ranking._showcase",
-        "scratchlearn.structured._showcase",
+    from scratchlearn._registry import all_families
+
+    stories = _demo.story_modules()
+    # every story module on disk (<family>/_showcase*.py) is told once, in its family's place
+    root = Path(_demo.__file__).parents[1]
+    on_disk = sorted(f"scratchlearn.{p.parent.name}.{p.stem}" for p in root.glob("*/_showcase*.py"))
+    assert sorted(stories) == on_disk and len(set(stories)) == len(stories) >= 17
+    order = [fam.module.split(".")[1] for fam in all_families()]
+    folders = [name.split(".")[1] for name in stories]
+    assert folders == sorted(folders, key=order.index)
+    assert stories[0] == "scratchlearn.optim._showcase"
+
+
+# -- a new family: its own folder, and no other file edited -------------------------------------
+_FAKE_ENTRIES = """
+from scratchlearn._registry import Entry, Family
+
+FAMILY = Family(
+    name="fakecluster",
+    title="A density clusterer without predict, declared by a test",
+    order=115,
+    stories=("scratchlearn.fakecluster._showcase",),
+    entries=[Entry(name="FakeDBSCAN", summary="clusters by petal length", dataset="iris")],
+)
+"""
+
+
+def _fake_modules():
+    """``scratchlearn.fakecluster`` (a clusterer with labels_ and no predict) and its story."""
+    import types
+
+    from scratchlearn.base import BaseEstimator, ClusterMixin
+
+    class FakeDBSCAN(ClusterMixin, BaseEstimator):
+        def fit(self, X, y=None):
+            X = np.asarray(X, dtype=np.float64)
+            self.labels_ = (X[:, 2] > 2.5).astype(np.intp)  # iris: setosa or not
+            self.n_features_in_ = X.shape[1]
+            return self
+
+    package = types.ModuleType("scratchlearn.fakecluster")
+    FakeDBSCAN.__module__ = package.__name__
+    package.FakeDBSCAN = FakeDBSCAN
+    story = types.ModuleType("scratchlearn.fakecluster._showcase")
+    story.showcase = lambda: "two clusters of iris, told by a new family"
+    return {package.__name__: package, story.__name__: story}
+
+
+@pytest.fixture
+def new_family(tmp_path, monkeypatch):
+    """The package folder as it would be with one more family folder, ``fakecluster/``, beside
+    the real ones (linked): the registry finds it by its ``_entries.py``."""
+    from scratchlearn import _registry
+
+    root = tmp_path / "scratchlearn"
+    root.mkdir()
+    for package in _registry.family_packages():
+        (root / package).symlink_to(Path(_registry._PACKAGE_DIR) / package)
+    (root / "fakecluster").mkdir()
+    (root / "fakecluster" / "_entries.py").write_text(_FAKE_ENTRIES)
+    for name, module in _fake_modules().items():
+        monkeypatch.setitem(sys.modules, name, module)
+    caches = (_registry.all_families, _registry._by_key, _registry._task_of_entry)
+    real = _registry._PACKAGE_DIR
+    _registry._PACKAGE_DIR = str(root)
+    for cached in caches:
+        cached.cache_clear()
+    try:
+        yield
+    finally:
+        _registry._PACKAGE_DIR = real
+        for cached in caches:
+            cached.cache_clear()
+
+
+def test_a_new_family_folder_is_listed_fitted_plotted_and_demoed(capsys, tmp_path, new_family):
+    from scratchlearn._registry import all_estimators, get_entry
+    from scratchlearn.datasets import load_iris
+    from scratchlearn.metrics import silhouette_score
+
+    entry = get_entry("fake-dbscan")
+    assert (entry.family, entry.task, entry.module) == (
+        "fakecluster",
+        "clusterer",
+        "scratchlearn.fakecluster",
+    )
+    # listed, between its neighbours in the course's order
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    assert out.index("cluster:") < out.index("fakecluster: A density") < out.index("mixture:")
+    assert re.search(r"^  FakeDBSCAN\s+fake-dbscan\s+clusters by petal length$", out, re.M)
+    # its story is told after the clustering family's
+    stories = _demo.story_modules()
+    at = stories.index("scratchlearn.fakecluster._showcase")
+    assert stories[at - 1] == "scratchlearn.cluster._showcase_kmedoids"
+    # fitted, counted and drawn from its labels_, though it has no predict
+    path = tmp_path / "clusters.png"
+    code, out, err = run(capsys, "fit", "fake-dbscan", "--plot", str(path))
+    assert code == 0, err
+    assert _value(out, "clusters") == 2
+    labels = (load_iris().data[:, 2] > 2.5).astype(int)
+    want = silhouette_score(load_iris().data, labels)
+    assert _value(out, "silhouette") == pytest.approx(want, abs=5e-5)
+    assert f"wrote the clusters on the first two principal directions to {path}" in out
+    assert path.read_bytes()[:8] == PNG_MAGIC
+    # a row of the demo's table
+    assert _demo.demo_entries()[-1].name != "FakeDBSCAN" and entry in _demo.demo_entries()
+    metric, score, *_ = _demo._run_one(entry, _demo.load_data("iris"), 0, 500)
+    assert (metric, score) == ("clusters", "2")
+    # and the common checks' list (tests/test_common.py) is the registry's
+    assert "FakeDBSCAN" in [e.name for e in all_estimators() if e.common_checks]
+
+
+def test_pictures_and_reports_are_read_from_the_fitted_model():
+    from scratchlearn.cli import _tasks
+    from scratchlearn.cluster import KMeans
+    from scratchlearn.datasets import load_iris
+    from scratchlearn.mixture import GaussianMixture
+    from scratchlearn.naive_bayes import GaussianNB
+    from scratchlearn.tree import DecisionTreeRegressor
+
+    X, y = load_iris(return_X_y=True)
+    kmeans = KMeans(n_clusters=3, random_state=0).fit(X)
+    assert _tasks.own_picture(kmeans, "clusterer") is _tasks._draw_clusters
+    gmm = GaussianMixture(n_components=2, random_state=0).fit(X)
+    assert _tasks.own_picture(gmm, "clusterer") is _tasks._draw_components
+    tree = DecisionTreeRegressor(max_depth=2).fit(X, y)
+    assert _tasks.own_picture(tree, "regressor") is _tasks._draw_tree
+    nb = GaussianNB().fit(X, y)
+    assert _tasks.own_picture(nb, "classifier") is None
+    assert _tasks.own_report(nb) is None  # its explain(x) explains a prediction, not the model
+    np.testing.assert_array_equal(_tasks.cluster_labels(kmeans, X[:5]), kmeans.predict(X[:5]))
+
+
+def test_the_new_family_fixture_leaves_the_registry_as_it_was():
+    from scratchlearn._registry import all_families
+
+    assert "fakecluster" not in [fam.name for fam in all_families()]
+
+
+# -- a neighbour index: fit, save and the k nearest rows -----------------------------------------
+def test_nearest_neighbors_fit_save_and_predict_the_nearest_rows(capsys, tmp_path):
+    from scratchlearn import io
+    from scratchlearn.datasets import load_iris
+    from scratchlearn.neighbors import NearestNeighbors
+
+    model = tmp_path / "nn.slm"
+    code, out, err = run(
+        capsys, "fit", "nearest-neighbors", "--set", "n_neighbors=3", "--save", str(model)
+    )
+    assert code == 0, err
+    X = load_iris().data
+    dist, _ = NearestNeighbors(n_neighbors=3).fit(X).kneighbors()  # each row's 3 others
+    assert _value(out, "k") == 3
+    assert _value(out, "mean distance to the nearest other row") == pytest.approx(
+        dist[:, 0].mean(), abs=5e-5
+    )
+    assert _value(out, "mean distance to the k-th nearest") == pytest.approx(
+        dist[:, -1].mean(), abs=5e-5
+    )
+    rows = tmp_path / "rows.csv"
+    with open(rows, "w", newline="") as fh:
+        csv.writer(fh).writerows([load_iris().feature_names, *X[[0, 77]].tolist()])
+    dist, ind = io.load(model).kneighbors(X[[0, 77]])
+    code, out, err = run(capsys, "predict", str(model), "--data", str(rows))
+    assert code == 0, err
+    assert out.splitlines() == [" ".join(map(str, i)) for i in ind.tolist()]
+    answers = tmp_path / "answers.csv"
+    code, _, err = run(capsys, "predict", str(model), "--data", str(rows), "--out", str(answers))
+    assert code == 0 and "wrote 2 rows of nearest neighbours" in err
+    table = list(csv.reader(open(answers)))
+    assert table[0] == [
+        *(f"neighbor_{j}" for j in (1, 2, 3)),
+        *(f"distance_{j}" for j in (1, 2, 3)),
     ]
+    np.testing.assert_array_equal(np.array(table[1:], dtype=float)[:, :3], ind)
+    np.testing.assert_allclose(np.array(table[1:], dtype=float)[:, 3:], dist, rtol=1e-15)
+    # through its k-d tree: the model file holds the rows, the tree is rebuilt on the first query
+    kd = tmp_path / "kd.slm"
+    argv = ["--set", "n_neighbors=3", "--set", "algorithm=kd_tree", "--save", str(kd)]
+    code, _, err = run(capsys, "fit", "nearest-neighbors", *argv)
+    assert code == 0, err
+    code, out, err = run(capsys, "predict", str(kd), "--data", str(rows))
+    assert code == 0 and out.splitlines() == [" ".join(map(str, i)) for i in ind.tolist()], err
+    # it draws nothing of its own: one line saying so
+    _assert_one_line_error(
+        *run(capsys, "fit", "nearest-neighbors", "--plot", str(tmp_path / "x.png"))[::2],
+        r"--plot has no plot for NearestNeighbors \(task neighbors",
+    )
 
 
 def test_demo_quick_takes_one_predictor_per_family():

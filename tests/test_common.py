@@ -55,3 +55,10 @@ def test_sklearn_compatible_estimator(estimator, check):
 def test_every_registered_estimator_is_importable():
     missing = [e.name for e in all_estimators() if not _importable(e)]
     assert missing == [], f"registered but not importable: {missing}"
+
+
+def test_the_checked_estimators_are_the_registrys():
+    # derived, never written here: a new family's estimators are checked by declaring them
+    wanted = [e.name for e in all_estimators() if e.common_checks]
+    assert [type(est).__name__ for est in ESTIMATORS] == wanted
+    assert "NearestNeighbors" in wanted  # a neighbour index (task "neighbors") is checked too

@@ -3,17 +3,18 @@
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from scratchlearn import _registry
 from scratchlearn._registry import (
     FAMILIES,
-    FAMILY_PACKAGES,
     TASKS,
     Entry,
     all_estimators,
     all_families,
+    family_packages,
     get_entry,
     kebab,
     task_of,
@@ -117,8 +118,19 @@ def test_registered_class_is_exported_by_its_public_module():
         assert cls.__name__ == e.name
 
 
+def test_families_are_found_by_their_entries_file():
+    # no list of families anywhere: a folder with an _entries.py is a family
+    root = Path(_registry.__file__).parent
+    on_disk = sorted(p.parent.name for p in root.glob("*/_entries.py"))
+    assert list(family_packages()) == on_disk and len(on_disk) >= 14
+    assert sorted(fam.module.split(".")[1] for fam in all_families()) == on_disk
+    # in the course's order, which each family states: no two share a place
+    orders = [fam.order for fam in all_families()]
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
+    assert [fam.name for fam in all_families()][:3] == ["optim", "preprocessing", "linear_model"]
+
+
 def test_each_family_declares_its_entries_next_to_its_code():
-    assert [fam.module.split(".")[1] for fam in all_families()] == list(FAMILY_PACKAGES)
     for fam in all_families():
         for e in fam.entries:
             assert e.family == fam.name and e.module == fam.module
@@ -127,6 +139,8 @@ def test_each_family_declares_its_entries_next_to_its_code():
     with pytest.raises(TypeError):
         Entry("Ridge", "summary")  # positional arguments are refused
     assert "task" not in {f for f in Entry.__dataclass_fields__}
+    # nor what the command line draws or prints: read from the fitted model (cli/_tasks.py)
+    assert not {"plot", "report"} & set(Entry.__dataclass_fields__)
 
 
 def test_the_task_is_read_from_the_class():
@@ -135,6 +149,8 @@ def test_the_task_is_read_from_the_class():
     assert tasks["StandardScaler"] == "transformer" and tasks["TfidfTransformer"] == "transformer"
     assert tasks["CountVectorizer"] == tasks["TfidfVectorizer"] == "text"
     assert [e.name for e in all_estimators(task="text")] == ["CountVectorizer", "TfidfVectorizer"]
+    # an index of its rows (kneighbors, no predict, transform or labels) is "neighbors"
+    assert [e.name for e in all_estimators(task="neighbors")] == ["NearestNeighbors"]
 
     class Clusters(ClusterMixin, BaseEstimator):
         pass
@@ -145,7 +161,12 @@ def test_the_task_is_read_from_the_class():
     class Plain(BaseEstimator):
         pass
 
+    class Index(BaseEstimator):
+        def kneighbors(self, X=None, n_neighbors=None):
+            pass
+
     assert task_of(Clusters) == "clusterer" and task_of(Both) == "classifier"
+    assert task_of(Index) == "neighbors"
     assert task_of(type("R", (RegressorMixin, BaseEstimator), {})) == "regressor"
     with pytest.raises(TypeError, match="Plain has no task"):
         task_of(Plain)
@@ -167,3 +188,16 @@ def test_families_attribute_and_unknown_attribute():
     assert _registry.FAMILIES["naive_bayes"].startswith("Naive Bayes")
     with pytest.raises(AttributeError, match="no attribute 'NOPE'"):
         _registry.NOPE  # noqa: B018
+
+
+def test_a_family_missing_from_the_docs_api_list_gets_its_page(monkeypatch):
+    pytest.importorskip("sphinx")
+    sys.path.insert(0, str(Path(__file__).parents[1] / "docs" / "_ext"))
+    try:
+        import scratchdocs
+    finally:
+        sys.path.pop(0)
+    assert scratchdocs.api_packages() == scratchdocs.API_PACKAGES  # every family is listed
+    new = _registry.Family(name="dbscan", title="Density clustering", module="scratchlearn.dbscan")
+    monkeypatch.setattr(_registry, "all_families", lambda: (*all_families(), new))
+    assert scratchdocs.api_packages()[-1] == ("dbscan", "Density clustering")

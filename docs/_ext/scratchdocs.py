@@ -66,6 +66,16 @@ API_PACKAGES = (
 )
 
 
+def api_packages() -> tuple:
+    """:data:`API_PACKAGES`, then every family of the registry that is not listed there, titled
+    by its ``Family.title``: a new family's folder gets its API page without an edit here."""
+    from scratchlearn._registry import all_families
+
+    listed = {package for package, _ in API_PACKAGES}
+    found = [(fam.module.removeprefix("scratchlearn."), fam.title) for fam in all_families()]
+    return API_PACKAGES + tuple(pair for pair in found if pair[0] not in listed)
+
+
 def public_callables(package: str) -> list[str]:
     """The classes and functions of ``scratchlearn.<package>.__all__`` that this package owns
     (constants and sub-modules are described in their package's docstring instead).
@@ -86,11 +96,11 @@ def public_callables(package: str) -> list[str]:
 
 
 def _owner(obj, name: str) -> str:
-    """The package of :data:`API_PACKAGES` that documents ``obj``: of those exporting it, the
+    """The package of :func:`api_packages` that documents ``obj``: of those exporting it, the
     one sharing the longest dotted prefix with ``obj.__module__`` (the first on a tie)."""
     home = getattr(obj, "__module__", "") or ""
     best, best_len = None, -1
-    for package, _ in API_PACKAGES:
+    for package, _ in api_packages():
         module = importlib.import_module(f"scratchlearn.{package}")
         if name not in getattr(module, "__all__", []) or getattr(module, name) is not obj:
             continue
@@ -113,7 +123,7 @@ def write_api_index(app, config=None) -> None:
     api = Path(app.srcdir) / "api"
     toc = []
     wanted = set()  # the page of every documented object
-    for package, title in API_PACKAGES:
+    for package, title in api_packages():
         names = public_callables(package)
         wanted |= {f"scratchlearn.{package}.{name}.rst" for name in names}
         if not names:

@@ -3,10 +3,29 @@
 Subpackages mirror scikit-learn's public paths (``scratchlearn.linear_model``,
 ``scratchlearn.naive_bayes``, ...). Importing ``scratchlearn`` imports no model module: import
 the family you need.
+
+Library-wide settings (today the working memory of blocked computations) are read and changed
+with :func:`get_config`, :func:`set_config` and the :func:`config_context` context manager
+(see :mod:`scratchlearn._config`).
 """
 
 __version__ = "0.1.0"
 
+from . import _registry  # noqa: E402
+from ._config import config_context, get_config, set_config  # noqa: E402
 from .base import clone  # noqa: E402
+from .utils._dask import set_dask_estimators  # noqa: E402
+from .utils.parallel import parallel_backend  # noqa: E402
 
-__all__ = ["clone", "__version__"]
+# The registry (the top layer) hands its list of the estimators that fit on Dask input down to
+# utils._dask (the bottom one, which imports nothing above it), for the refusal of Dask input.
+set_dask_estimators(_registry.dask_estimators)
+
+__all__ = [
+    "clone",
+    "config_context",
+    "get_config",
+    "parallel_backend",
+    "set_config",
+    "__version__",
+]

@@ -3,17 +3,21 @@
 The command line, the demo, the common checks, the model-file round trip and the benchmarks all
 read this list. Each family declares its own entries in ``<package>/_entries.py``; this module
 holds only the machinery: :class:`Entry`, :class:`Family`, the look-up by name or alias, and
-:data:`FAMILY_PACKAGES`, the one line per family.
+:func:`family_packages`, which finds the families on disk: every subpackage holding an
+``_entries.py``. No list of families is written anywhere else.
 
 An entry states what the class cannot: the family it belongs to, a one-line summary, the demo's
 dataset and parameters, the scikit-learn counterpart. Its public ``module`` comes from the family
 and its ``task`` from the class itself (:func:`task_of`: the mixins of :mod:`scratchlearn.base`,
-"text" for estimators that read documents, "sequence" for sequence labellers), so it is
-never written twice.
+"text" for estimators that read documents, "sequence" for sequence labellers, "neighbors" for
+an index answering ``kneighbors``), so it is never written twice. What the command line draws
+and prints for an estimator is read from the fitted model too (:mod:`scratchlearn.cli._tasks`),
+so an entry names no module of the layers above it.
 
-Loading is lazy. The ``_entries.py`` files are read without importing their package (whose
-``__init__`` imports the model code), so listing the registry imports no model module; a class
-is imported the first time ``entry.cls`` or ``entry.task`` is asked for.
+Loading is lazy. The ``_entries.py`` files are found by listing the package's folders and read
+without importing their package (whose ``__init__`` imports the model code), so listing the
+registry imports no model module; a class is imported the first time ``entry.cls`` or
+``entry.task`` is asked for.
 
 Adding a family
 ---------------
@@ -25,6 +29,7 @@ Adding a family
        FAMILY = Family(
            name="cluster",
            title="k-means and k-medoids",
+           order=110,
            entries=[
                Entry(name="KMeans", summary="Lloyd's iterations", dataset="iris",
                      sklearn="sklearn.cluster.KMeans"),
@@ -32,13 +37,14 @@ Adding a family
            stories=("scratchlearn.cluster._showcase",),
        )
 
-   Keyword arguments only. ``module`` defaults to ``scratchlearn.<package>``. A story module
-   defines ``showcase() -> str`` (printed by ``scratchlearn demo``) and may define
-   ``figures()`` (see :mod:`scratchlearn.cli._demo`).
-3. Add ``"<package>"`` to :data:`FAMILY_PACKAGES` below: the one shared line.
-4. Write ``benchmarks/cases_<package>.py`` (found by ``benchmarks/run.py``) and
-   ``tests/<package>/``. The common checks, the bad-input catalogue, the model-file round trip,
-   the CLI and the demo read the registry and cover the new estimators without being edited.
+   Keyword arguments only. ``module`` defaults to ``scratchlearn.<package>``; ``order`` places
+   the family in ``scratchlearn list``, the demo and the gallery (the course's order: optim
+   10, ..., structured 140). A story module defines ``showcase() -> str`` (printed by
+   ``scratchlearn demo``) and may define ``figures()`` (see :mod:`scratchlearn.cli._demo`).
+3. Write ``benchmarks/cases_<package>.py`` (found by ``benchmarks/run.py``) and
+   ``tests/<package>/``. The registry finds the new folder by its ``_entries.py``; the common
+   checks, the bad-input catalogue, the model-file round trip, the CLI and the demo read the
+   registry and cover the new estimators: no file outside the new folder is edited.
 """
 
 from __future__ import annotations
@@ -54,35 +60,27 @@ from functools import cache
 __all__ = [
     "Entry",
     "Family",
-    "FAMILY_PACKAGES",
     "TASKS",
     "all_estimators",
     "all_families",
+    "dask_estimators",
+    "family_packages",
     "get_entry",
     "kebab",
     "task_of",
 ]
 
-#: The families, in the order of ``scratchlearn list`` and of the demo: one line per family.
-FAMILY_PACKAGES = (
-    "optim",
-    "preprocessing",
-    "linear_model",
-    "naive_bayes",
-    "feature_extraction",
-    "tree",
-    "ensemble",
-    "neighbors",
-    "svm",
-    "multiclass",
-    "cluster",
-    "mixture",
-    "ranking",
-    "structured",
-)
-
 #: Every task an estimator can have (see :func:`task_of`).
-TASKS = ("classifier", "regressor", "clusterer", "transformer", "text", "ranker", "sequence")
+TASKS = (
+    "classifier",
+    "regressor",
+    "clusterer",
+    "transformer",
+    "text",
+    "ranker",
+    "sequence",
+    "neighbors",
+)
 
 
 def kebab(name: str) -> str:
@@ -97,7 +95,9 @@ def task_of(cls) -> str:
     "text" when it reads documents only (``X_types`` has "text" and no "2darray"), else
     "ranker", "classifier", "regressor", "clusterer" or "transformer" by the
     :mod:`scratchlearn.base` mixin it inherits (a ranker is asked first: scikit-learn sees it
-    as a regressor). Raises ``TypeError`` for a class with none of them.
+    as a regressor); else "neighbors" for an index of its training rows, which answers
+    ``kneighbors`` and has no prediction, transform or labels. Raises ``TypeError`` for a class
+    with none of them.
     """
     from .base import ClassifierMixin, ClusterMixin, RankerMixin, RegressorMixin, TransformerMixin
 
@@ -116,6 +116,8 @@ def task_of(cls) -> str:
     for mixin, task in mixins:
         if issubclass(cls, mixin):
             return task
+    if callable(getattr(cls, "kneighbors", None)):
+        return "neighbors"
     raise TypeError(f"{cls.__name__} has no task: it inherits none of the base mixins")
 
 
@@ -128,12 +130,10 @@ class Entry:
     the scikit-learn counterpart (benchmarks and oracles); check_params : hyperparameters that
     keep the common checks fast; expected_failed_checks : common checks known to fail, each
     with its reason; common_checks : False for estimators outside the scikit-learn estimator
-    API (e.g. fit(y)); plot : ``"module:function"`` of ``(ax, estimator, X, y, target_names) ->
-    what`` that ``scratchlearn fit --plot`` draws for this estimator instead of its task's plot
-    (a tree draws itself); report : ``"module:function"`` of ``(estimator, feature_names,
-    target_names) -> str`` that ``scratchlearn fit`` prints after the scores (ID3's gain
-    tables). ``module`` (public module exporting the class) and ``family`` are filled in from
-    the :class:`Family`; ``task`` is derived from the class (:func:`task_of`).
+    API (e.g. fit(y)). ``module`` (public module exporting the class) and ``family`` are filled
+    in from the :class:`Family`; ``task`` is derived from the class (:func:`task_of`). What
+    ``scratchlearn fit --plot`` draws and what it prints after the scores are read from the
+    fitted model (:func:`scratchlearn.cli._tasks.own_picture`), not declared here.
     """
 
     name: str
@@ -144,8 +144,6 @@ class Entry:
     check_params: dict = field(default_factory=dict)
     expected_failed_checks: dict = field(default_factory=dict)
     common_checks: bool = True
-    plot: str | None = None
-    report: str | None = None
     module: str = ""
     family: str = ""
 
@@ -162,14 +160,6 @@ class Entry:
         """One of :data:`TASKS` (imports the class)."""
         return _task_of_entry(self.module, self.name)
 
-    def hook(self, which: str):
-        """The function named by ``plot`` or ``report`` ("module:function"), or None."""
-        target = getattr(self, which)
-        if target is None:
-            return None
-        module, _, name = target.partition(":")
-        return getattr(importlib.import_module(module), name)
-
     def make(self, **params):
         """A new instance with ``check_params`` overridden by ``params``."""
         return self.cls(**{**self.check_params, **params})
@@ -184,23 +174,39 @@ def _task_of_entry(module: str, name: str) -> str:
 class Family:
     """A family's declaration: its entries, a title for ``scratchlearn list``, its demo stories.
 
-    ``module`` is the public module exporting the classes (default ``scratchlearn.<package>``).
-    ``stories`` are modules defining ``showcase() -> str`` (and optionally ``figures()``).
+    ``order`` places the family in ``scratchlearn list``, the demo and the gallery (families
+    are sorted by ``order``, then by name). ``module`` is the public module exporting the
+    classes (default ``scratchlearn.<package>``). ``stories`` are modules defining
+    ``showcase() -> str`` (and optionally ``figures()``).
     """
 
     name: str
     title: str
+    order: int = 1000
     entries: list = field(default_factory=list)
     module: str | None = None
     stories: tuple = ()
 
 
+#: The folder of the ``scratchlearn`` package, where the families' folders are found.
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def family_packages() -> tuple[str, ...]:
+    """The subpackages of ``scratchlearn`` that declare a family: the folders holding an
+    ``_entries.py``, found by listing the package's folder (nothing is imported), by name."""
+    return tuple(
+        sorted(
+            d.name
+            for d in os.scandir(_PACKAGE_DIR)
+            if d.is_dir() and os.path.isfile(os.path.join(d.path, "_entries.py"))
+        )
+    )
+
+
 def _read_entries_file(package: str):
     """``scratchlearn/<package>/_entries.py`` executed on its own (its package is not imported)."""
-    spec = importlib.util.find_spec(f"{__package__}.{package}")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError(f"no package {__package__}.{package} for the registry")
-    path = os.path.join(list(spec.submodule_search_locations)[0], "_entries.py")
+    path = os.path.join(_PACKAGE_DIR, package, "_entries.py")
     name = f"{__package__}.{package}._entries"
     entries_spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(entries_spec)
@@ -210,14 +216,15 @@ def _read_entries_file(package: str):
 
 @cache
 def all_families() -> tuple[Family, ...]:
-    """The families of :data:`FAMILY_PACKAGES`, their entries completed with module and family."""
+    """The families of :func:`family_packages`, their entries completed with module and family,
+    sorted by their ``order`` (then name)."""
     families = []
-    for package in FAMILY_PACKAGES:
+    for package in family_packages():
         fam = _read_entries_file(package)
         module = fam.module or f"{__package__}.{package}"
         entries = [replace(e, module=module, family=fam.name) for e in fam.entries]
         families.append(replace(fam, module=module, entries=entries))
-    return tuple(families)
+    return tuple(sorted(families, key=lambda fam: (fam.order, fam.name)))
 
 
 def _entries() -> list[Entry]:
@@ -258,6 +265,19 @@ def all_estimators(family: str | None = None, task: str | None = None) -> list[E
         for e in _entries()
         if (family is None or e.family == family) and (task is None or e.task == task)
     ]
+
+
+def dask_estimators() -> list[str]:
+    """Names of the registered estimators whose fit accepts Dask input (their tag ``"dask"``):
+    what :mod:`scratchlearn.utils._dask` names when it refuses Dask input (handed down to it by
+    ``scratchlearn/__init__.py``). Imports every class, once, when first asked."""
+    return [e.name for e in _entries() if _fits_on_dask(e.module, e.name)]
+
+
+@cache
+def _fits_on_dask(module: str, name: str) -> bool:
+    cls = getattr(importlib.import_module(module), name)
+    return bool(cls()._scratch_tags()["dask"])  # __init__ only stores defaults: cheap
 
 
 def _closest(key: str, keys) -> list:

@@ -144,7 +144,7 @@ def test_nan_in_one_block_is_the_clear_error_at_fit_and_predict(client):
 
 
 def test_without_a_distributed_client_the_fit_is_the_in_memory_one(monkeypatch):
-    monkeypatch.setattr(_forest_dask, "_active_client", lambda: None)
+    monkeypatch.setattr(_forest_dask, "active_client", lambda: None)
     X, y = load_wine(return_X_y=True)
     local = ExtraTreesClassifier(n_estimators=4, random_state=5).fit(X, y)
     forest = ExtraTreesClassifier(n_estimators=4, random_state=5)

@@ -12,7 +12,7 @@ from _dask_linear import EPS, assert_same_fit
 from scratchlearn.datasets import load_diabetes, load_randhie
 from scratchlearn.linear_model import LinearRegression, Ridge
 from scratchlearn.linear_model._block_stats import (
-    merge_moments,
+    merge_cross_products,
     merge_r_factors,
     moments_block,
     r_factor_block,
@@ -153,7 +153,7 @@ def test_merges_avoid_the_cancellation_of_large_means():
     X = X_DIA + 1e6
     cuts = [0, 100, 101, 300, 442]
     one = moments_block(X, Y_DIA, SW_DIA, True)
-    merged = _blocks(moments_block, merge_moments, X, Y_DIA, SW_DIA, cuts)
+    merged = _blocks(moments_block, merge_cross_products, X, Y_DIA, SW_DIA, cuts)
     r_merged = _blocks(r_factor_block, merge_r_factors, X, Y_DIA, SW_DIA, cuts)
     C, W = one["C"], SW_DIA.sum()
     sd = np.sqrt(np.diag(C) / W)  # σ̂ⱼ, per-row standard deviations

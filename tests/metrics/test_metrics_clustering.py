@@ -89,16 +89,12 @@ def test_silhouette_blocks_and_singletons(clusterings):
     np.testing.assert_allclose(ours, skm.silhouette_samples(X, labels), rtol=TOL, atol=TOL)
     assert ours[0] == 0.0
     # a tiny working memory forces many blocks; the answer is unchanged
-    from scratchlearn.metrics import _pairwise_kernels as PK
+    from scratchlearn import config_context
 
-    old = PK.WORKING_MEMORY
-    PK.WORKING_MEMORY = 8 * 150 * 7  # 7 rows per block
-    try:
+    with config_context(working_memory=8 * 150 * 7 / 2**20):  # 7 rows per block
         # Smaller blocks change the shapes of the BLAS products, hence the summation order:
         # a few ulps of the O(1) distance sums (values near 0 need the absolute term).
         np.testing.assert_allclose(M.silhouette_samples(X, labels), ours, rtol=1e-13, atol=1e-14)
-    finally:
-        PK.WORKING_MEMORY = old
 
 
 @settings(max_examples=25, deadline=None)

@@ -124,7 +124,9 @@ def test_names_and_errors(fitted):
         "neg_mean_absolute_error",
     ]
     assert set(required) <= set(names)
-    assert set(names) <= set(skm.get_scorer_names())  # same meaning as scikit-learn's names
+    # same meaning as scikit-learn's names; the rankers' names are ours (scikit-learn has no
+    # scorer that scores query by query)
+    assert set(names) - {"ndcg", "map"} <= set(skm.get_scorer_names())
     with pytest.raises(ValueError, match="'acuracy' is not a valid scoring value.*accuracy"):
         M.get_scorer("acuracy")
     assert M.get_scorer(None) is None
@@ -157,3 +159,68 @@ def test_names_and_errors(fitted):
 class KMeansLike:
     def fit(self, X, y=None):
         return self
+
+
+# -- the rankers' scorers: query by query ------------------------------------------------------
+@pytest.fixture(scope="module")
+def ranked():
+    from scratchlearn.ranking._showcase import load_modechoice_ranking
+
+    X, y, qid, _ = load_modechoice_ranking()
+    keep = qid <= 90  # 90 travellers, four modes each: quick fits
+    X, y, qid = X[keep], y[keep], qid[keep]
+    return (X - X.mean(axis=0)) / X.std(axis=0), y, qid
+
+
+def test_ndcg_scorer_is_the_rankers_own_score(ranked):
+    from scratchlearn.ranking import RankSVM
+
+    X, y, qid = ranked
+    est = RankSVM(C=0.1, random_state=0).fit(X, y, qid=qid)
+    s = est.predict(X)
+    assert M.get_scorer("ndcg")(est, X, y, qid=qid) == est.score(X, y, qid=qid)
+    assert M.get_scorer("ndcg")(est, X, y) == est.score(X, y)  # no qid: one query, as score
+    for k in (1, 5, 10):
+        want = M.ndcg_score(y, s, qid=qid, k=k)
+        assert M.get_scorer(f"ndcg@{k}")(est, X, y, qid=qid) == want
+    assert M.get_scorer("map")(est, X, y, qid=qid) == M.mean_average_precision(y, s, qid=qid)
+    want = M.mean_average_precision(y, s, qid=qid, k=2)
+    assert M.get_scorer("map@2")(est, X, y, qid=qid) == want
+    # scored per query: not the number of one query of all rows
+    assert M.get_scorer("ndcg@1")(est, X, y, qid=qid) != M.get_scorer("ndcg@1")(est, X, y)
+
+
+def test_ranking_scorer_names_and_errors():
+    assert {"ndcg", "map"} <= set(M.get_scorer_names())
+    with pytest.raises(ValueError, match=r"'ndcg@0': the cut-off k of ndcg@k must be at least 1"):
+        M.get_scorer("ndcg@0")
+    for bad in ("ndcg@", "ndcg@x", "mrr@3", "NDCG"):
+        with pytest.raises(ValueError, match=rf"^{bad!r} is not a valid scoring value.*ndcg@k"):
+            M.get_scorer(bad)
+    assert "ndcg_score" in repr(M.get_scorer("ndcg@5")) and "k=5" in repr(M.get_scorer("ndcg@5"))
+
+
+def test_grid_search_over_ranksvm_by_name_equals_by_callable(ranked):
+    from scratchlearn.model_selection import GridSearchCV, GroupKFold
+    from scratchlearn.ranking import RankSVM
+
+    X, y, qid = ranked
+
+    def ndcg_at_5(est, X, y, qid=None):
+        return M.ndcg_score(y, est.predict(X), qid=qid, k=5)
+
+    searches = [
+        GridSearchCV(
+            RankSVM(random_state=0), {"C": [0.001, 0.01, 0.1]}, cv=GroupKFold(3), scoring=s
+        ).fit(X, y, groups=qid, qid=qid)
+        for s in ("ndcg@5", ndcg_at_5)
+    ]
+    by_name, by_callable = (s.cv_results_ for s in searches)
+    for key in ("split0_test_score", "split1_test_score", "split2_test_score", "mean_test_score"):
+        np.testing.assert_array_equal(by_name[key], by_callable[key])
+    assert searches[0].best_params_ == searches[1].best_params_
+    # and per query: a fold's score is the mean NDCG@5 over its test queries
+    train, test = next(GroupKFold(3).split(X, y, qid))
+    est = RankSVM(C=0.001, random_state=0).fit(X[train], y[train], qid=qid[train])
+    want = M.ndcg_score(y[test], est.predict(X[test]), qid=qid[test], k=5)
+    assert by_name["split0_test_score"][0] == pytest.approx(want, rel=1e-12)

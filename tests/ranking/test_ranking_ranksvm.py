@@ -1,6 +1,7 @@
 """RankSVM: the pairs, the oracle against LinearSVC on the pair differences, invariances, the
 pair cap, and the score (mean NDCG)."""
 
+import tracemalloc
 from itertools import combinations
 
 import numpy as np
@@ -9,7 +10,7 @@ from sklearn.svm import LinearSVC
 
 from scratchlearn.metrics import ndcg_score
 from scratchlearn.ranking import ListNet, PointwiseRanker, RankSVM, group_queries
-from scratchlearn.ranking._ranksvm import _upper_triangle_pairs, rank_pairs
+from scratchlearn.ranking._ranksvm import _upper_triangle_pairs, query_pairs, rank_pairs
 from scratchlearn.ranking._showcase import load_modechoice_ranking
 
 
@@ -77,6 +78,38 @@ def test_pairs_are_every_unordered_pair_with_different_labels_once(modechoice):
 
     # a difference xᵢ − xⱼ and its negation are exact in floating point: equal bit for bit
     np.testing.assert_array_equal(canonical(Z, t), canonical(Z_ref, t_ref))
+
+
+@pytest.mark.parametrize("cap", [None, 3, 20])
+def test_rank_pairs_lays_out_each_querys_pairs_query_after_query(cap):
+    """The vectorised pairing equals query_pairs called query by query (same rng stream)."""
+    rng = np.random.default_rng(4)
+    qid = rng.integers(0, 9, size=120)  # interleaved queries of unequal sizes
+    X, y = rng.normal(size=(120, 3)), rng.integers(0, 3, size=120).astype(float)
+    g = group_queries(qid)
+    Z, t, n_sampled = rank_pairs(X, y, g, max_pairs_per_query=cap, random_state=0)
+    ref_rng, a, b, sampled = np.random.default_rng(0), [], [], 0
+    for q in range(g.n_queries):
+        rows = g.rows(q)
+        i, j, was_sampled = query_pairs(y[rows], max_pairs=cap, rng=ref_rng)
+        a, b, sampled = [*a, *rows[i]], [*b, *rows[j]], sampled + was_sampled
+    np.testing.assert_array_equal(Z, X[a] - X[b])
+    np.testing.assert_array_equal(t, np.sign(y[a] - y[b]))
+    assert n_sampled == sampled and (sampled > 0) == (cap is not None)
+
+
+@pytest.mark.parametrize("est", [RankSVM(C=0.1), ListNet()], ids=repr)
+def test_linear_ranker_predict_reads_X_where_it_lies(est, modechoice):
+    X, y, qid = modechoice
+    est.fit(X, y, qid=qid)
+    X_big = np.asfortranarray(np.tile(X, (20, 1)))  # (16800, 8)
+    est.predict(X_big)
+    tracemalloc.start()
+    scores = est.predict(X_big)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 2 * scores.nbytes  # the scores, not a copy of X (8 times their size)
+    np.testing.assert_array_equal(scores, X_big @ est.coef_)
 
 
 @pytest.mark.parametrize("m", [2, 3, 7])

@@ -117,6 +117,30 @@ def test_probabilities_paths_and_accessors():
     assert clf.max_features_ == 5 and clf.n_features_in_ == 5
 
 
+@pytest.mark.parametrize("max_leaf_nodes", [None, 90])
+def test_builder_node_records_name_the_tree_arrays(max_leaf_nodes):
+    """The builder's node records carry the fitted arrays' names, and trees larger than the
+    builder's first capacity (64 nodes) come through its doubling whole: every inner node's
+    rows are its children's rows, every leaf is marked as one."""
+    from scratchlearn.tree._builder import NODE
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(300, 3)), rng.integers(0, 2, size=300)  # noise: a large tree
+    tree = DecisionTreeClassifier(max_leaf_nodes=max_leaf_nodes, random_state=0).fit(X, y).tree_
+    assert set(NODE.names) | {"value"} == set(tree.as_dict())
+    assert tree.node_count > 64
+    leaf = tree.children_left == -1
+    inner = np.flatnonzero(~leaf)
+    assert np.all(tree.children_right[leaf] == -1) and np.all(tree.feature[leaf] == -2)
+    assert np.all(tree.threshold[leaf] == -2.0) and np.all(tree.feature[inner] >= 0)
+    n = tree.n_node_samples
+    L, R = tree.children_left[inner], tree.children_right[inner]
+    np.testing.assert_array_equal(n[inner], n[L] + n[R])
+    assert n[0] == 300
+    if max_leaf_nodes is not None:
+        assert tree.n_leaves == max_leaf_nodes
+
+
 def test_max_features_draws_and_reproducibility():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 16))

@@ -1,5 +1,8 @@
 """check_array and friends: every rejection names the problem; nothing is modified in place."""
 
+import tracemalloc
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -76,6 +79,53 @@ def test_check_array_conversions_and_no_aliasing():
     assert s.format == "csr"
     with pytest.raises(ValueError, match=r"1 sample\(s\).*minimum of 2"):
         check_array([[1.0, 2.0]], ensure_min_samples=2)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_check_array_reads_finite_float64_where_it_lies(order):
+    """No copy and no temporary the size of X: finiteness is decided by reductions."""
+    X = np.asarray(np.random.default_rng(0).normal(size=(4000, 100)), order=order)
+    check_array(X)
+    tracemalloc.start()
+    out = check_array(X, dtype=np.float64)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert out is X
+    assert peak < X.nbytes // 64  # a mask np.isfinite(X) alone would be X.nbytes / 8
+
+
+@pytest.mark.parametrize("method", ["predict", "decision_function"])
+@pytest.mark.parametrize("name", ["LinearRegression", "Lasso", "LogisticRegression"])
+def test_linear_model_predict_allocates_its_output_only(name, method):
+    from scratchlearn import linear_model
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(4000, 100))  # 3.2 MB
+    y = X[:, 0] > 0 if name == "LogisticRegression" else X[:, 0]
+    est = getattr(linear_model, name)().fit(X, y)
+    if not hasattr(est, method):
+        return
+    for Xp in (X, np.asfortranarray(X)):
+        getattr(est, method)(Xp)
+        tracemalloc.start()
+        getattr(est, method)(Xp)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak < X.nbytes // 16  # outputs of n values; a bool mask of X is X.nbytes / 8
+
+
+def test_finite_values_whose_sum_overflows_are_accepted_quietly():
+    X = np.full((3, 2), 1e308)  # Σ X overflows to inf; every value is finite
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert check_array(X) is X
+    X[1, 1] = np.nan
+    with pytest.raises(ValueError, match="contains NaN in column 1"):
+        check_array(X)
+    assert check_array(X, ensure_all_finite="allow-nan") is X
+    X[2, 0] = -np.inf
+    with pytest.raises(ValueError, match="contains infinity .* in column 0"):
+        check_array(X, ensure_all_finite="allow-nan")
 
 
 def test_check_X_y():

@@ -19,6 +19,7 @@ __all__ = [
     "adapt_to_data",
     "seed_estimator",
     "final_step",
+    "as_final_step_sees",
     "format_table",
 ]
 
@@ -239,6 +240,13 @@ def final_step(estimator):
     """The last step of a pipeline, or the estimator itself."""
     steps = getattr(estimator, "steps", None)
     return steps[-1][-1] if steps else estimator
+
+
+def as_final_step_sees(estimator, X):
+    """The rows ``X`` as the last step of a pipeline sees them (through the other steps)."""
+    for _, step in getattr(estimator, "steps", [])[:-1]:
+        X = step.transform(X)
+    return X
 
 
 def format_table(headers, rows, align=None) -> str:

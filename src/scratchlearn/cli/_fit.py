@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import inspect
 import os
 import sys
 import time
@@ -15,6 +14,7 @@ from ._common import (
     QUIET_WARNINGS,
     CLIError,
     adapt_to_data,
+    as_final_step_sees,
     final_step,
     load_data,
     one_line,
@@ -23,7 +23,14 @@ from ._common import (
     seed_estimator,
 )
 from ._listing import SEQUENCE_DATASETS
-from ._tasks import as_labels, stratify_for, task_spec
+from ._tasks import (
+    as_labels,
+    cluster_labels,
+    own_picture,
+    own_report,
+    stratify_for,
+    task_spec,
+)
 
 __all__ = ["run_fit", "run_predict"]
 
@@ -127,19 +134,20 @@ def _make_plot(path, entry, estimator, X_eval, y_eval, target_names=None, featur
     ax = fig.add_subplot()
     task = entry.task
     plot = task_spec(task).plot
-    if entry.plot is not None:  # the estimator's own picture (a tree draws itself)
-        draw = entry.hook("plot")
-        named = {}
-        if "feature_names" in inspect.signature(draw).parameters:  # e.g. a tree's split labels
-            named["feature_names"] = _columns_seen(estimator, feature_names)
-        what = draw(ax, final_step(estimator), X_eval, y_eval, target_names, **named)
+    draw = own_picture(estimator, task)
+    if draw is not None:  # what the model learned (a tree draws itself, clusters their points)
+        columns = _columns_seen(estimator, feature_names)
+        what = draw(ax, estimator, X_eval, y_eval, target_names, columns)
     elif _readable_history(final_step(estimator)):
         plotting.plot_loss_curve(estimator, ax=ax)
         what = "loss curve"
     elif plot is not None:
         what = plot(ax, estimator, X_eval, y_eval, target_names)
     else:
-        raise CLIError(f"--plot has no plot for a {task} without a loss history")
+        raise CLIError(
+            f"--plot has no plot for {entry.name} (task {task}: no picture of its own and no "
+            "loss history)"
+        )
     fig.savefig(path)
     return what
 
@@ -249,11 +257,10 @@ def _silhouette(estimator, X, seed, max_rows=5000):
     sample of ``max_rows`` of them when there are more), or None for fewer than 2 clusters."""
     from ..metrics import silhouette_score
 
-    labels = estimator.predict(X)
+    labels = cluster_labels(estimator, X)
     if not 2 <= len(np.unique(labels)) < len(labels):
         return None
-    for _, step in getattr(estimator, "steps", [])[:-1]:  # the data as the clusterer saw it
-        X = step.transform(X)
+    X = as_final_step_sees(estimator, X)  # the data as the clusterer saw it
     n = X.shape[0]
     name = "silhouette" if n <= max_rows else f"silhouette ({max_rows} of {n} rows)"
     sample = None if n <= max_rows else max_rows
@@ -262,14 +269,16 @@ def _silhouette(estimator, X, seed, max_rows=5000):
 
 def _fitted_figures(estimator, X, seed) -> list:
     """``(name, value)`` of what the fitted model measured, when it has it: the out-of-bag
-    score, a clusterer's inertia and silhouette on the rows ``X``, the iterations and why they
-    stopped, the number of support vectors."""
+    score, a k-means inertia, a clusterer's silhouette on the rows ``X``, the iterations and
+    why they stopped, the number of support vectors."""
     model = final_step(estimator)
     found = []
     if hasattr(model, "oob_score_"):
         found.append(("OOB score", model.oob_score_))
     if hasattr(model, "inertia_"):
-        found += [("inertia", model.inertia_), _silhouette(estimator, X, seed)]
+        found.append(("inertia", model.inertia_))
+    if getattr(model, "_estimator_type", None) == "clusterer":  # every clusterer, by its mixin
+        found.append(_silhouette(estimator, X, seed))
     if getattr(model, "n_iter_", None) is not None:
         found.append(("iterations", ", ".join(str(n) for n in np.ravel(model.n_iter_))))
     if getattr(model, "stop_reason_", None) is not None:
@@ -361,11 +370,10 @@ def run_fit(args, out=sys.stdout, err=sys.stderr) -> int:
             f"--test-size 0 fits all {n_rows} rows"
         )
         print(f"saved {args.save} (fitted on {rows})", file=out)
-    report = entry.hook("report")
+    names, classes = bunch.get("feature_names"), bunch.get("target_names")
+    report = own_report(estimator, None if names is None else [str(v) for v in names], classes)
     if report is not None:
-        names, classes = bunch.get("feature_names"), bunch.get("target_names")
-        features = None if names is None else [str(v) for v in names]
-        print(report(final_step(estimator), features, classes), file=out)
+        print(report, file=out)
     if args.plot:
         names, classes = bunch.get("feature_names"), bunch.get("target_names")
         what = _make_plot(args.plot, entry, estimator, X_eval, y_eval, classes, names)
@@ -420,6 +428,27 @@ def _prediction_input(path: str, meta: dict):
     return cells.astype(np.float64) if kind == "numeric" else cells
 
 
+def _answers(estimator, X, meta):
+    """``(header, rows, lines)`` of a saved model's answers for the rows ``X``: a predictor's
+    prediction (class names when the data had them); a neighbour index's k nearest training
+    rows (CSV: their indices ``neighbor_j`` then distances ``distance_j``, nearest first; text:
+    the indices)."""
+    model = final_step(estimator)
+    if callable(getattr(model, "predict", None)):
+        y_pred = as_labels(np.asarray(estimator.predict(X)), meta.get("target_names")).tolist()
+        return ["prediction"], [[v] for v in y_pred], [str(v) for v in y_pred]
+    if callable(getattr(model, "kneighbors", None)):
+        dist, ind = model.kneighbors(as_final_step_sees(estimator, X))  # (m, k) each
+        k = ind.shape[1]
+        header = [f"neighbor_{j}" for j in range(1, k + 1)]
+        header += [f"distance_{j}" for j in range(1, k + 1)]
+        rows = [[*i, *d] for i, d in zip(ind.tolist(), dist.tolist())]
+        return header, rows, [" ".join(map(str, i)) for i in ind.tolist()]
+    raise CLIError(
+        f"{type(model).__name__} has no predict (it is not a predictor) and no kneighbors"
+    )
+
+
 def run_predict(args, out=sys.stdout, err=sys.stderr) -> int:
     from .. import io
 
@@ -427,24 +456,26 @@ def run_predict(args, out=sys.stdout, err=sys.stderr) -> int:
         raise CLIError(f"no such model file: {args.model}")
     estimator = io.load(args.model)
     meta = io.read_metadata(args.model)
-    if not hasattr(estimator, "predict"):
-        raise CLIError(f"{type(estimator).__name__} has no predict (it is not a predictor)")
+    model = final_step(estimator)
+    if not any(callable(getattr(model, m, None)) for m in ("predict", "kneighbors")):
+        raise CLIError(f"{type(model).__name__} has no predict (it is not a predictor)")
     if not os.path.isfile(args.data):
         raise CLIError(f"no such file: {args.data}")
     X = _prediction_input(args.data, meta)
-    y_pred = as_labels(np.asarray(estimator.predict(X)), meta.get("target_names"))
+    header, rows, lines = _answers(estimator, X, meta)
     if args.out and args.out.lower().endswith(".csv"):
         with open(args.out, "w", newline="", encoding="utf-8") as fh:
             writer = csv.writer(fh)
-            writer.writerow(["prediction"])
-            writer.writerows([[v] for v in y_pred.tolist()])
+            writer.writerow(header)
+            writer.writerows(rows)
     else:
-        text = "\n".join(str(v) for v in y_pred.tolist()) + "\n"
+        text = "\n".join(lines) + "\n"
         if args.out:
             with open(args.out, "w", encoding="utf-8") as fh:
                 fh.write(text)
         else:
             out.write(text)
     if args.out:
-        print(f"wrote {len(y_pred)} predictions to {args.out}", file=err)
+        what = "predictions" if header == ["prediction"] else "rows of nearest neighbours"
+        print(f"wrote {len(rows)} {what} to {args.out}", file=err)
     return 0

@@ -3,16 +3,16 @@
 from scratchlearn._registry import Entry, Family
 
 _SK = "sklearn.cluster."
-_DRAW = "scratchlearn.cluster._showcase:draw_clusters"
 _SEEDS = (
     "the check shuffles the repeated rows, so the random seeding draws other rows and k-means "
     "(15 points in 30-D, many local optima) can end in another one; unshuffled, weighted and "
-    "repeated fits agree exactly, and tests/cluster/test_kmeans_properties.py checks weights = "
+    "repeated fits agree exactly, and tests/cluster/test_cluster_kmeans_properties.py checks weights = "
     "duplicated rows from the same initial centres"
 )
 
 FAMILY = Family(
     name="cluster",
+    order=110,
     title="Clustering: k-means (Lloyd, Elkan, mini-batch) and k-medoids",
     stories=("scratchlearn.cluster._showcase", "scratchlearn.cluster._showcase_kmedoids"),
     entries=[
@@ -24,7 +24,6 @@ FAMILY = Family(
             sklearn=_SK + "KMeans",
             check_params={"n_clusters": 2, "random_state": 0, "max_iter": 50},
             expected_failed_checks={"check_sample_weight_equivalence_on_dense_data": _SEEDS},
-            plot=_DRAW,
         ),
         Entry(
             name="MiniBatchKMeans",
@@ -34,7 +33,6 @@ FAMILY = Family(
             sklearn=_SK + "MiniBatchKMeans",
             check_params={"n_clusters": 2, "random_state": 0, "batch_size": 32, "max_iter": 20},
             expected_failed_checks={"check_sample_weight_equivalence_on_dense_data": _SEEDS},
-            plot=_DRAW,
         ),
         Entry(
             name="KMedoids",
@@ -42,7 +40,6 @@ FAMILY = Family(
             dataset="iris",
             demo_params={"n_clusters": 3, "method": "fasterpam", "init": "build"},
             check_params={"n_clusters": 3, "init": "build", "method": "fasterpam"},
-            plot=_DRAW,
         ),
     ],
 )

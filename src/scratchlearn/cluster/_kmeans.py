@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
 from ..base import BaseEstimator, ClusterMixin, TransformerMixin
 from ..exceptions import ConvergenceWarning
 from ..metrics.pairwise import euclidean_distances
-from ..preprocessing._data import merge_moments, weighted_mean_var
+from ..preprocessing._data import merge_mean_var, weighted_mean_var
 from ..utils._blocks import block_reduce, is_dask_collection
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_array, check_is_fitted, check_random_state, check_sample_weight
@@ -185,8 +186,26 @@ def _m_step(X, w, centres, labels, S, W):
     return update_centres(centres, S, W, lambda C, m: farthest_rows(X, w, None, C, None, m, labels))
 
 
+class LloydRun(NamedTuple):
+    """One run of Lloyd's (or Elkan's) iterations from one seeding, in centred coordinates."""
+
+    inertia: float  # J at the final centres, in the direct form
+    centres: np.ndarray  # (k, d)
+    n_iter: int  # passes, counting the one that confirmed the stop
+    history: list  # [J(μ⁽⁰⁾), …, J(μ⁽ⁿ⁾)]
+    stop_reason: str  # "converged" or "max_iter"
+    weights: np.ndarray  # W_j (k,), the weight of each cluster at the final centres
+    labels: np.ndarray | None  # c(i) (n,) in memory; None on Dask (lazy, from the centres)
+
+    def n_distinct(self) -> int:
+        """Clusters that hold a row (in memory) or a positive weight (on Dask)."""
+        if self.labels is not None:
+            return len(np.unique(self.labels))
+        return int(np.count_nonzero(self.weights))
+
+
 def lloyd_iterations(sums, farthest, centres, max_iter, tol, labels=None):
-    """Lloyd's iterations from ``centres``; returns (J, centres, n_iter, history, stop, W).
+    """Lloyd's iterations from ``centres``; returns a :class:`LloydRun`.
 
     ``sums(μ, j_mode)`` is the :func:`lloyd_stat` of the whole data at μ (one pass),
     ``farthest(μ, m)`` its :func:`farthest_rows` (a pass only when a cluster is empty). Stops
@@ -214,24 +233,8 @@ def lloyd_iterations(sums, farthest, centres, max_iter, tol, labels=None):
     st = sums(centres, J_DIRECT)
     n_iter = len(history)
     history.append(st["J"])
-    return st["J"], centres, n_iter, history, "converged" if converged else "max_iter", st["W"]
-
-
-def lloyd(X, w, centres, max_iter, tol):
-    """Lloyd's iterations in memory; returns (labels, J, centres, n_iter, history, stop)."""
-    labels = np.full(X.shape[0], -1, np.int32)
-    x_sq = np.einsum("ij,ij->i", X, X)  # ‖xᵢ‖², for the history's J (see _kmeans_kernels)
-
-    def sums(C, j_mode):  # the one-block case of the Dask fit's reduction
-        return block_reduce(lloyd_stat, X, w, x_sq, static=(C, None, j_mode, labels))
-
-    def farthest(C, m):
-        return farthest_rows(X, w, None, C, None, m, labels)
-
-    J, centres, n_iter, history, stop, _ = lloyd_iterations(
-        sums, farthest, centres, max_iter, tol, labels
-    )
-    return labels, J, centres, n_iter, history, stop
+    stop = "converged" if converged else "max_iter"
+    return LloydRun(st["J"], centres, n_iter, history, stop, st["W"], labels)
 
 
 def _inertia(X, w, centres, labels):
@@ -249,8 +252,9 @@ def _elkan_bounds(centres):
 def elkan(X, w, centres, max_iter, tol):
     """Elkan's (2003) k-means: Lloyd's iterations with triangle-inequality bounds.
 
-    Same stopping rules and return values as :func:`lloyd`. After the centres move by
-    pⱼ = ‖μ_j⁽ᵗ⁺¹⁾ − μ_j⁽ᵗ⁾‖ the bounds stay valid as uᵢ += p_{c(i)}, l_{ij} = max(l_{ij} − pⱼ, 0).
+    Same stopping rules and :class:`LloydRun` as :func:`lloyd_iterations`. After the centres
+    move by pⱼ = ‖μ_j⁽ᵗ⁺¹⁾ − μ_j⁽ᵗ⁾‖ the bounds stay valid as uᵢ += p_{c(i)},
+    l_{ij} = max(l_{ij} − pⱼ, 0).
     """
     n, d = X.shape
     k = centres.shape[0]
@@ -277,25 +281,103 @@ def elkan(X, w, centres, max_iter, tol):
     J = _inertia(X, w, centres, labels)
     n_iter = len(history)
     history.append(J)
-    return labels, J, centres, n_iter, history, "converged" if converged else "max_iter"
+    W = np.bincount(labels, weights=w, minlength=k)
+    return LloydRun(
+        J, centres, n_iter, history, "converged" if converged else "max_iter", W, labels
+    )
+
+
+# -- the data of a fit: every pass a reduction over row blocks --------------------------------
+class KMeansData:
+    """The rows of one fit, seen through :func:`block_reduce`: here X in memory, one block.
+
+    Every pass over the data is a reduction of a block statistic (:func:`lloyd_stat`,
+    :func:`farthest_rows`, the column moments), so the Dask fit (:class:`._kmeans_dask.DaskData`:
+    a Dask array, its row blocks) is this class with other placements and the same passes. In
+    memory the rows are centred into a copy, ‖xᵢ‖² is kept for the expanded J of the history,
+    and the labels of a run stay in a buffer the kernel fills (strict convergence, ``labels_``).
+    """
+
+    n_threads = None  # the kernel's threads: all of them (a Dask block: 1)
+    keeps_labels = True  # each run's labels in a buffer (Dask: computed lazily after the fit)
+
+    def __init__(self, X, w):
+        self.X, self.w = X, w
+        self.n, self.d = X.shape
+        self.x_shift = None  # subtracted from the rows by the kernel (Dask: x̄)
+        self.x_sq = None  # ‖xᵢ‖² of the centred rows (Dask: summed in the kernel)
+        self.row_index = None  # global row indices, for the ties of farthest_rows (Dask)
+
+    def centre(self, rng, k, seeding):
+        """x̄, the variances, and the centred rows and weights the seeding draws from.
+
+        The rows are centred once here (a new array: the caller's X is untouched); ``rng``,
+        ``k`` and ``seeding`` (False: the initial centres are given) matter on Dask only.
+        """
+        x_mean, x_var, _ = block_reduce(weighted_mean_var, self.X, None, combine=merge_mean_var)
+        self.X = self.X - x_mean
+        self.x_sq = np.einsum("ij,ij->i", self.X, self.X)  # for the history's J (_kmeans_kernels)
+        return x_mean, x_var, self.X, self.w
+
+    def run(self, centres, max_iter, tol, algorithm):
+        """One run from ``centres``: Elkan's iterations or Lloyd's (:class:`LloydRun`)."""
+        if algorithm == "elkan":
+            return elkan(self.X, self.w, centres, max_iter, tol)
+        return self.lloyd(centres, max_iter, tol)
+
+    def lloyd(self, centres, max_iter, tol):
+        """:func:`lloyd_iterations`, each pass one reduction over the row blocks."""
+        labels = np.full(self.n, -1, np.int32) if self.keeps_labels else None
+
+        def sums(C, j_mode):
+            static = (C, self.x_shift, j_mode, labels, self.n_threads)
+            return block_reduce(lloyd_stat, self.X, self.w, self.x_sq, static=static)
+
+        def farthest(C, m):  # a pass only when a cluster is empty
+            static = (C, self.x_shift, m, labels)
+            return block_reduce(
+                farthest_rows, self.X, self.w, self.row_index, static=static, combine=merge_farthest
+            )
+
+        return lloyd_iterations(sums, farthest, centres, max_iter, tol, labels)
+
+    def labels(self, run, x_mean):
+        """``labels_`` of the kept run."""
+        return run.labels
 
 
 # -- the estimator -----------------------------------------------------------------------------
 class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
     """What KMeans and MiniBatchKMeans share: checks, seeding, predict, transform, score."""
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "cluster_centers_": ("float64", ("n_clusters", "n_features_in_")),
+        "labels_": ("int", ("*",)),
+        "inertia_": ("float64", ()),
+    }
+
     def _check_fit_data(self, X, sample_weight):
+        """(X, w, init) of an in-memory fit, checked."""
         X = self._validate_data(X, dtype=np.float64, order="C")
-        if X.shape[0] < self.n_clusters:
+        self._check_n_samples(X.shape[0])
+        w = check_sample_weight(sample_weight, X)
+        return X, w, self._checked_init(X.shape[1])
+
+    def _check_n_samples(self, n):
+        if n < self.n_clusters:
             raise ValueError(
-                f"n_samples={X.shape[0]} should be >= n_clusters={self.n_clusters}: "
+                f"n_samples={n} should be >= n_clusters={self.n_clusters}: "
                 f"{type(self).__name__} cannot make more clusters than there are samples."
             )
-        w = check_sample_weight(sample_weight, X)
+
+    def _checked_init(self, d):
+        """``init``: a name or a callable as given, an array checked to be (k, d) floats."""
         init = self.init
-        if not (isinstance(init, str) or callable(init)):
-            init = _check_centres(init, self.n_clusters, X.shape[1])
-        return X, w, init
+        if isinstance(init, str) or callable(init):
+            return init
+        return _check_centres(init, self.n_clusters, d)
 
     def _n_init(self, default):
         if self.n_init != "auto":
@@ -463,32 +545,40 @@ class KMeans(_KMeansBase):
         self.algorithm = algorithm
 
     def fit(self, X, y=None, sample_weight=None):
-        """Run ``n_init`` times from the seeding and keep the partition of least J."""
+        """Run ``n_init`` times from the seeding and keep the partition of least J.
+
+        X in memory is one block of :class:`KMeansData`; a Dask X is its row blocks
+        (:class:`._kmeans_dask.DaskData`): the same steps, each pass a reduction over blocks.
+        """
         self._validate_params()
         if is_dask_collection(X):
-            from ._kmeans_dask import fit_dask
+            from ._kmeans_dask import DaskData
 
-            return fit_dask(self, X, sample_weight)
-        X, w, init = self._check_fit_data(X, sample_weight)
-        rng = check_random_state(self.random_state)
-        x_mean, x_var, _ = block_reduce(weighted_mean_var, X, None, combine=merge_moments)
-        Xc = X - x_mean  # a new array: the caller's X is untouched
-        if not (isinstance(init, str) or callable(init)):
+            data = DaskData(self, X, sample_weight)
+            init = self._checked_init(data.d)
+        else:
+            X, w, init = self._check_fit_data(X, sample_weight)
+            data = KMeansData(X, w)
+        k, rng = self.n_clusters, check_random_state(self.random_state)
+        given = not (isinstance(init, str) or callable(init))
+        x_mean, x_var, Xs, ws = data.centre(rng, k, seeding=not given)
+        tol = float(np.mean(x_var)) * self.tol  # relative to the mean per-feature variance
+        if given:
             init = init - x_mean
-        tol = float(np.mean(x_var)) * self.tol
-        run = elkan if self.algorithm == "elkan" else lloyd
         best = None
         for _ in range(self._n_init(default=10)):
-            centres = _initial_centres(Xc, self.n_clusters, w, init, rng)
-            result = run(Xc, w, centres, self.max_iter, tol)
-            if best is None or result[1] < best[1]:
-                best = result
-        labels, J, centres, n_iter, history, stop = best
-        self._warn_distinct(labels)
-        self.cluster_centers_ = centres + x_mean
-        self.labels_ = labels
-        self.inertia_ = float(J)
-        self._record_fit(n_iter, {"objective": history}, stop, criterion=f"Σ‖Δμ‖² <= {tol:.3g}")
+            centres = init.copy() if given else _initial_centres(Xs, k, ws, init, rng)
+            run = data.run(centres, self.max_iter, tol, self.algorithm)
+            if best is None or run.inertia < best.inertia:
+                best = run
+        self._warn_distinct(n_distinct=best.n_distinct())
+        self.cluster_centers_ = best.centres + x_mean
+        self.labels_ = data.labels(best, x_mean)
+        self.inertia_ = float(best.inertia)
+        criterion = f"Σ‖Δμ‖² <= {tol:.3g}"
+        self._record_fit(
+            best.n_iter, {"objective": best.history}, best.stop_reason, criterion=criterion
+        )
         return self
 
     def _scratch_tags(self):

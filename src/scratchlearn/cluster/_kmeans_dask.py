@@ -3,11 +3,12 @@ r"""KMeans on Dask input: Lloyd's iterations as one reduction over the row block
 Symbols as in :mod:`._kmeans`: ``X`` (n, d), ``w`` (n,), k centres μ (k, d), x̄ (d,) the column
 means, m the size of the seeding sample.
 
-The fit is the in-memory one with its passes over the data replaced by reductions over the
-blocks (:func:`~scratchlearn.utils._blocks.block_reduce`); the statistics are the same
-functions (:func:`._kmeans.lloyd_stat`, :func:`._kmeans.farthest_rows`, StandardScaler's
-:func:`~scratchlearn.preprocessing._data.weighted_mean_var`) and the loop is the same
-(:func:`._kmeans.lloyd_iterations`).
+The fit is the in-memory one, :meth:`._kmeans.KMeans.fit`, given the rows as :class:`DaskData`
+instead of :class:`._kmeans.KMeansData`: every pass over the data is the same reduction
+(:func:`~scratchlearn.utils._blocks.block_reduce`) of the same statistics
+(:func:`._kmeans.lloyd_stat`, :func:`._kmeans.farthest_rows`, StandardScaler's
+:func:`~scratchlearn.preprocessing._data.weighted_mean_var`), over the row blocks rather than
+one block, and the loop is the same (:func:`._kmeans.lloyd_iterations`). What differs:
 
 1. One pass: the column means and variances (Chan's pairwise merge), for the centring and
    ``tol``, and, unless ``init`` is an array, a uniform sample of m = max(10 000, 100k) rows
@@ -34,22 +35,14 @@ from functools import partial
 import numpy as np
 
 from ..metrics.pairwise import euclidean_distances
-from ..preprocessing._data import merge_moments, weighted_mean_var
+from ..preprocessing._data import merge_mean_var, weighted_mean_var
 from ..utils._blocks import block_reduce
 from ..utils._dask import check_dask_data, map_rows, persist_on_cluster
-from ..utils.validation import check_is_fitted, check_random_state
-from ._kmeans import (
-    _check_centres,
-    _initial_centres,
-    farthest_rows,
-    lloyd_iterations,
-    lloyd_stat,
-    merge_farthest,
-    nearest_centre,
-)
+from ..utils.validation import check_is_fitted
+from ._kmeans import KMeansData, lloyd_stat, nearest_centre
 from ._kmeans_kernels import J_DIRECT
 
-__all__ = ["fit_dask", "predict_dask", "transform_dask", "score_dask", "INIT_SAMPLE_ROWS"]
+__all__ = ["DaskData", "predict_dask", "transform_dask", "score_dask", "INIT_SAMPLE_ROWS"]
 
 INIT_SAMPLE_ROWS = 10_000  # the seeding sample: at least this many rows,
 INIT_SAMPLE_PER_CLUSTER = 100  # and this many per cluster
@@ -70,68 +63,57 @@ def _seeding_sample(n, k, rng):
     return None if n <= m else np.sort(rng.choice(n, size=m, replace=False))
 
 
-def fit_dask(est, X, sample_weight):
-    """Fit ``est`` (a validated KMeans) on a Dask array or DataFrame X; returns ``est``."""
-    import dask.array as da
+class DaskData(KMeansData):
+    """:class:`._kmeans.KMeansData` for a Dask X: the same passes, over its row blocks.
 
-    import dask
+    X and the weights are checked lazily, block by block, and persisted on the cluster when
+    they fit in its memory (every pass reads them). Each block is centred by the kernel as it
+    is read (no centred copy), on one thread (the cluster's threads run one block each); the
+    labels stay in the blocks and ``labels_`` is computed lazily after the fit.
+    """
 
-    X, _, w = check_dask_data(est, X, None, sample_weight)
-    X_source = X  # labels_ is lazy on this: it must not pin the persisted blocks after fit
-    X, w = persist_on_cluster(X, w)  # loaded and checked once if it fits in the cluster
-    (n, d), k = X.shape, est.n_clusters
-    if n < k:
-        raise ValueError(
-            f"n_samples={n} should be >= n_clusters={k}: "
-            f"{type(est).__name__} cannot make more clusters than there are samples."
+    n_threads = 1
+    keeps_labels = False
+
+    def __init__(self, est, X, sample_weight):
+        X, _, w = check_dask_data(est, X, None, sample_weight)
+        self.source = X  # labels_ is lazy on this: it must not pin the persisted blocks
+        X, w = persist_on_cluster(X, w)  # loaded and checked once if it fits in the cluster
+        est._check_n_samples(X.shape[0])
+        super().__init__(X, w)
+
+    def centre(self, rng, k, seeding):
+        """One pass: the column moments and, when ``seeding``, the sample to seed from (all
+        rows when n ≤ m, drawn by row index from ``rng`` alone otherwise), centred."""
+        import dask.array as da
+
+        import dask
+
+        moments = block_reduce(
+            weighted_mean_var, self.X, None, combine=merge_mean_var, compute=False
         )
-    init = est.init
-    given = not (isinstance(init, str) or callable(init))
-    if given:
-        init = _check_centres(init, k, d)
-    rng = check_random_state(est.random_state)
+        if seeding:
+            rows = _seeding_sample(self.n, k, rng)
+            Xs = self.X if rows is None else self.X[rows]
+            ws = None if self.w is None else (self.w if rows is None else self.w[rows])
+            (x_mean, x_var, _), Xs, ws = dask.compute(moments, Xs, ws)
+            ws = np.ones(Xs.shape[0]) if ws is None else ws
+            Xs = Xs - x_mean
+        else:
+            (x_mean, x_var, _), Xs, ws = moments.compute(), None, None
+        self.x_shift = x_mean
+        self.row_index = da.arange(self.n, chunks=self.X.chunks[0])
+        return x_mean, x_var, Xs, ws
 
-    # pass 1: moments, and the seeding sample in the same computation
-    moments = block_reduce(weighted_mean_var, X, None, combine=merge_moments, compute=False)
-    if given:
-        mom, Xs, ws = moments.compute(), None, None
-    else:
-        rows = _seeding_sample(n, k, rng)
-        Xs = X if rows is None else X[rows]
-        ws = None if w is None else (w if rows is None else w[rows])
-        mom, Xs, ws = dask.compute(moments, Xs, ws)
-        ws = np.ones(Xs.shape[0]) if ws is None else ws
-    x_mean, x_var, _ = mom
-    tol = float(np.mean(x_var)) * est.tol
-    if given:
-        init = init - x_mean
-    else:
-        Xs = Xs - x_mean
-    row_index = da.arange(n, chunks=X.chunks[0])
+    def run(self, centres, max_iter, tol, algorithm):
+        """Lloyd's iterations whatever ``algorithm``: Elkan's bounds are n×k state, and its
+        assignments are Lloyd's."""
+        return self.lloyd(centres, max_iter, tol)
 
-    def sums(C, j_mode):  # one pass: the labels at C and the cluster sums, block by block
-        return block_reduce(lloyd_stat, X, w, None, static=(C, x_mean, j_mode, None, 1))
-
-    def farthest(C, m):  # one more pass, only when a cluster is empty
-        return block_reduce(
-            farthest_rows, X, w, row_index, static=(C, x_mean, m), combine=merge_farthest
-        )
-
-    best = None
-    for _ in range(est._n_init(default=10)):
-        centres = init.copy() if given else _initial_centres(Xs, k, ws, init, rng)
-        result = lloyd_iterations(sums, farthest, centres, est.max_iter, tol)
-        if best is None or result[0] < best[0]:
-            best = result
-    J, centres, n_iter, history, stop, W = best
-    est._warn_distinct(n_distinct=int(np.count_nonzero(W)))
-    est.cluster_centers_ = centres + x_mean
-    est.labels_ = map_rows(
-        partial(_labels_block, centres=centres, x_mean=x_mean), X_source, dtype=np.int32
-    )
-    est.inertia_ = float(J)
-    est._record_fit(n_iter, {"objective": history}, stop, criterion=f"Σ‖Δμ‖² <= {tol:.3g}")
-    return est
+    def labels(self, run, x_mean):
+        """``labels_``: a lazy Dask array, the nearest of the final centres block by block."""
+        fn = partial(_labels_block, centres=run.centres, x_mean=x_mean)
+        return map_rows(fn, self.source, dtype=np.int32)
 
 
 def _test_data(est, X):

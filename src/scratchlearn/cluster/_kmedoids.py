@@ -27,8 +27,13 @@ every pass). ``init``: "k-medoids++" (k-means++ seeding on squared distances wit
 greedy trials, as scikit-learn-extra), "build" (PAM's greedy BUILD), "random" (k distinct
 points) or an array of k rows of X.
 
-Memory: D is held whole (as its transpose, whose rows the kernels stream), 8n² bytes (0.8 GB
-at n = 10,000); fit refuses n > ``MAX_SAMPLES`` (30,000: 7.2 GB).
+Memory: D is held whole, 8n² bytes (0.8 GB at n = 10,000), and nothing else of size n²; fit
+refuses n > ``MAX_SAMPLES`` (30,000: 7.2 GB). The kernels stream the rows of ``Dᵀ`` (all the
+distances to one point), and :func:`_transposed` finds them without a copy wherever it can: a
+computed D is exactly symmetric, so it is its own transpose; a precomputed D is read in place
+when it is exactly symmetric (checked) or in Fortran order (its transpose is then a C-ordered
+view). Only a non-symmetric precomputed matrix in C order is transposed into a copy, a second
+8n² bytes: pass it as ``np.asfortranarray(D)`` (or build it in Fortran order) to avoid that.
 """
 
 from __future__ import annotations
@@ -82,6 +87,19 @@ def _kmedoids_pp(DT, k, rng):
     return M
 
 
+def _transposed(D):
+    """``DT = Dᵀ`` as a C-ordered array, without copying D where possible (module docstring).
+
+    The kernels read ``DT[j, o] = D[o, j]``; values are never changed, so the results are the
+    same whichever way DT is obtained.
+    """
+    if D.flags.f_contiguous:
+        return D.T  # (n, n) C-ordered view
+    if D.flags.c_contiguous and kern.is_symmetric(D):
+        return D  # D[o, j] == D[j, o] for every pair: D is its own transpose
+    return np.ascontiguousarray(D.T)  # non-symmetric in C order (or strided): one copy
+
+
 def _rows_of_X(X, init, k):
     """Indices of the rows of X equal to the rows of ``init`` (the first equal row of X)."""
     init = np.asarray(init, dtype=np.float64)
@@ -111,7 +129,9 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
     n_clusters : int, number of medoids k.
     metric : str or callable
         Any metric of :func:`scratchlearn.metrics.pairwise.pairwise_distances`, a callable
-        ``f(x, y) -> float``, or "precomputed" (X is then the (n, n) distance matrix).
+        ``f(x, y) -> float``, or "precomputed" (X is then the (n, n) distance matrix, read in
+        place, never copied, when it is symmetric or in Fortran order; a non-symmetric
+        C-ordered matrix is transposed into one copy: see the module docstring).
     method : "alternate", "pam" or "fasterpam".
     init : "k-medoids++", "build", "random" or an array of k rows of X, each read as the first
         equal row of X (not with "precomputed").
@@ -148,6 +168,20 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
     [38, 50, 62] 98.13 converged
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "medoid_indices_": ("int", ("n_clusters",)),
+        "labels_": ("int", ("n_samples",)),
+        "cluster_centers_": ("float64", ("n_clusters", "n_features_in_"), "optional"),
+        "inertia_": ("float64", ()),
+    }
+
+    def _check_fitted_state(self):
+        """Medoids are rows of the training set."""
+        if np.any(self.medoid_indices_ < 0) or np.any(self.medoid_indices_ >= len(self.labels_)):
+            raise ValueError("medoid_indices_ points outside the training set")
+
     _parameter_constraints = {
         "n_clusters": [Interval(numbers.Integral, 1, None, closed="left")],
         "metric": [StrOptions(set(PAIRWISE_DISTANCE_FUNCTIONS) | {"precomputed"}), "callable"],
@@ -181,7 +215,8 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
 
     # -- fit ------------------------------------------------------------------------------------
     def _distances(self, X):
-        """Validated X and ``DT = Dᵀ`` (C-ordered: ``DT[j]`` holds every d(x_o, x_j))."""
+        """Validated X and ``DT = Dᵀ`` (C-ordered: ``DT[j]`` holds every d(x_o, x_j)), which
+        is D itself, or a view of it, whenever possible (see :func:`_transposed`)."""
         precomputed = isinstance(self.metric, str) and self.metric == "precomputed"
         X = self._validate_data(X, dtype=np.float64)
         n, k = X.shape[0], self.n_clusters
@@ -199,8 +234,7 @@ class KMedoids(ClusterMixin, TransformerMixin, BaseEstimator):
         D = pairwise_distances(X, metric=self.metric)
         if not precomputed:
             return X, D  # computed here, and exactly symmetric for Y = X: D is its own DT
-        # The kernels only read DT; a C-ordered user matrix is transposed into a copy.
-        return X, np.ascontiguousarray(D.T, dtype=np.float64)
+        return X, _transposed(D)  # the user's matrix, read in place unless it is asymmetric
 
     def _initial_medoids(self, X, DT, rng):
         k = self.n_clusters

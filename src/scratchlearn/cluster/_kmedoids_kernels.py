@@ -37,6 +37,7 @@ import numba
 import numpy as np
 
 __all__ = [
+    "is_symmetric",
     "nearest_two",
     "removal_loss",
     "swap_deltas",
@@ -46,6 +47,25 @@ __all__ = [
     "build",
     "update_medoids",
 ]
+
+
+@numba.njit(cache=True)
+def is_symmetric(D):
+    """True when ``D[i, j] == D[j, i]`` for every pair, so that D is its own transpose.
+
+    Compares the upper triangle with the lower one in 64 × 64 tiles, so that the rows of one
+    tile and the columns of its mirror stay in cache; stops at the first difference. O(n²) reads,
+    no allocation.
+    """
+    n = D.shape[0]
+    B = 64
+    for i0 in range(0, n, B):
+        for j0 in range(i0, n, B):
+            for i in range(i0, min(i0 + B, n)):
+                for j in range(max(j0, i + 1), min(j0 + B, n)):
+                    if D[i, j] != D[j, i]:
+                        return False
+    return True
 
 
 @numba.njit(cache=True)

@@ -90,6 +90,13 @@ class MiniBatchKMeans(_KMeansBase):
     81
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "_counts": ("float64", ("n_clusters",)),
+        "n_steps_": ("int", ()),
+        "_n_since_reassign": ("int", ()),
+    }
+
     _parameter_constraints = {
         "n_clusters": [Interval(numbers.Integral, 1, None, closed="left")],
         "init": _INIT,

@@ -15,7 +15,7 @@ from ._kmeans import KMeans, _m_step
 from ._kmeans_kernels import lloyd_pass
 from ._minibatch import MiniBatchKMeans
 
-__all__ = ["showcase", "figures", "draw_clusters"]
+__all__ = ["showcase", "figures"]
 
 _STEPS = 6  # iterations drawn
 
@@ -131,13 +131,3 @@ def _elbow_figure(fig) -> None:
 def figures():
     """The figures of this story: ``[(file name, draw(fig)), ...]``."""
     return [("kmeans_lloyd_steps.png", _steps_figure), ("kmeans_elbow.png", _elbow_figure)]
-
-
-def draw_clusters(ax, estimator, X, y=None, target_names=None) -> str:
-    """``scratchlearn fit <k-means or k-medoids> --plot``: the clusters with their centres."""
-    from ..plotting import plot_clusters
-
-    X = np.asarray(X, dtype=np.float64)
-    plot_clusters(X, estimator.predict(X), centers=estimator.cluster_centers_, ax=ax)
-    plane = "the first two principal directions" if X.shape[1] > 2 else "the two features"
-    return f"the clusters and their centres on {plane}"

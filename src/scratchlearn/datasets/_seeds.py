@@ -1,8 +1,9 @@
 """The small worked-example tables of the seed documents, as Python literals.
 
-Each table is small enough to check by hand; the tests recompute the numbers SPEC.md quotes for
-them (entropies, information gains, Gini indices, naive Bayes scores). ``row_ids`` keeps the row
-labels the seeds use (day numbers, plant ids, student letters, point letters).
+Each table is small enough to check by hand: the tests recompute from it the numbers it is there
+to teach (entropies, information gains, Gini indices, naive Bayes scores) and compare them with
+values worked out by hand. ``row_ids`` keeps the row labels the seeds use (day numbers, plant
+ids, student letters, point letters). PlayTennis is Quinlan's (1986) example of ID3.
 
 ============== ===== ======================================================================
 name           n     what it teaches
@@ -14,6 +15,10 @@ edible_plants  6     CART with the Gini index (root split Color)
 student_pass   5     linear SVM, study hours and attendance -> pass/fail
 xor            4     the XOR points at (+-1, +-1): no line separates them
 ============== ===== ======================================================================
+
+References
+----------
+Quinlan, J. R. (1986). Induction of decision trees. Machine Learning 1(1), 81–106.
 """
 
 from __future__ import annotations

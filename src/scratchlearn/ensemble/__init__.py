@@ -2,6 +2,7 @@
 classes, R2 for regression)."""
 
 from ._adaboost_r2 import AdaBoostRegressor
+from ._adaboost_samme import AdaBoostClassifier
 from ._bagging import BaggingClassifier, BaggingRegressor
 from ._forest import (
     ExtraTreesClassifier,
@@ -9,7 +10,6 @@ from ._forest import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from ._weight_boosting import AdaBoostClassifier
 
 __all__ = [
     "AdaBoostClassifier",

@@ -28,19 +28,17 @@ agree only statistically.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ..base import BaseEstimator, RegressorMixin, clone
+from ..base import RegressorMixin
 from ..tree import DecisionTreeRegressor
-from ..utils._param_validation import HasMethods, Interval, StrOptions
+from ..utils._param_validation import StrOptions
 from ..utils.parallel import spawn_seeds
-from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
+from ..utils.validation import check_is_fitted, check_random_state
+from ._adaboost import BaseAdaBoost, floor_weights
+from ._base import seeded_clone
 
 __all__ = ["AdaBoostRegressor", "weighted_median_predictions"]
-
-EPS = np.finfo(np.float64).eps
 
 LOSSES = {
     "linear": lambda e: e,
@@ -59,7 +57,7 @@ def weighted_median_predictions(P, alpha):
     return P[rows, order[rows, first]]
 
 
-class AdaBoostRegressor(RegressorMixin, BaseEstimator):
+class AdaBoostRegressor(RegressorMixin, BaseAdaBoost):
     """AdaBoost.R2: a weighted median of regressors fitted to weighted bootstrap samples.
 
     The mathematics is in the module docstring of :mod:`scratchlearn.ensemble._adaboost_r2`.
@@ -93,11 +91,8 @@ class AdaBoostRegressor(RegressorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "estimator": [HasMethods(["fit", "predict"]), None],
-        "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],
-        "learning_rate": [Interval(numbers.Real, 0.0, None, closed="neither")],
+        **BaseAdaBoost._parameter_constraints,
         "loss": [StrOptions(set(LOSSES))],
-        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -110,16 +105,9 @@ class AdaBoostRegressor(RegressorMixin, BaseEstimator):
         self.loss = loss
         self.random_state = random_state
 
-    def _scratch_tags(self):
-        t = super()._scratch_tags()
-        t.update(estimator_type="regressor", requires_y=True)
-        return t
-
     def _round(self, base, X, y, w, seeds):
         """Fit one learner on a weighted bootstrap sample; return it and its losses L (n,)."""
-        h = clone(base)
-        if "random_state" in h.get_params(deep=False):
-            h.set_params(random_state=int(seeds[0]))
+        h = seeded_clone(base, seeds[0])
         rows = np.random.default_rng(seeds[1]).choice(len(y), size=len(y), p=w / w.sum())
         h.fit(X[rows], y[rows])
         err = np.abs(h.predict(X) - y)
@@ -136,16 +124,11 @@ class AdaBoostRegressor(RegressorMixin, BaseEstimator):
             )
         X, y = self._validate_data(X, y, dtype=np.float64, y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
-        w = check_sample_weight(sample_weight, X)
-        w /= w.sum()
+        w = self._start(X, sample_weight)
         seeds = spawn_seeds(check_random_state(self.random_state), 2 * self.n_estimators)
-        self.estimators_ = []
-        self.estimator_weights_ = np.zeros(self.n_estimators)
-        self.estimator_errors_ = np.ones(self.n_estimators)
         zero = w == 0.0
         for t in range(self.n_estimators):
-            w = np.maximum(w, EPS)
-            w[zero] = 0.0
+            w = floor_weights(w, zero)
             h, L = self._round(base, X, y, w, seeds[2 * t : 2 * t + 2])
             self.estimators_.append(h)
             mean_loss = np.sum(w * L) / np.sum(w)  # L̄_t
@@ -187,10 +170,3 @@ class AdaBoostRegressor(RegressorMixin, BaseEstimator):
 
         for pred in self.staged_predict(X):
             yield r2_score(y, pred, sample_weight=sample_weight)
-
-    @property
-    def feature_importances_(self):
-        """Σ_t α_t imp_t / Σ_t α_t."""
-        check_is_fitted(self)
-        imp = np.array([h.feature_importances_ for h in self.estimators_])
-        return self.estimator_weights_[: len(imp)] @ imp / self.estimator_weights_.sum()

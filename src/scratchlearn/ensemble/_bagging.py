@@ -25,29 +25,28 @@ result, and ``warm_start`` adding learners equals fitting them at once.
 
 from __future__ import annotations
 
-import inspect
 import numbers
-import warnings
 
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
+from ..metrics import r2_score
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ..utils._param_validation import N_JOBS, Fraction, HasMethods, Interval
 from ..utils.multiclass import check_classification_targets
-from ..utils.parallel import n_workers, run_tasks, spawn_seeds
+from ..utils.parallel import n_workers, progress_bar, run_tasks, spawn_seeds
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
+from ._base import (
+    accepts_sample_weight,
+    accumulate_oob,
+    as_count,
+    check_grows,
+    check_oob_needs_bootstrap,
+    oob_mean,
+    seeded_clone,
+)
 
 __all__ = ["BaggingClassifier", "BaggingRegressor"]
-
-
-def _count(value, total: int, name: str, what: str) -> int:
-    """``max_samples`` / ``max_features`` as a count: an int as given, a fraction of ``total``."""
-    if isinstance(value, (float, np.floating)):
-        return max(1, int(value * total))
-    if value > total:
-        raise ValueError(f"{name}={value} is larger than the number of {what} ({total}).")
-    return int(value)
 
 
 def _draw(seed, n, m, d, k, bootstrap, bootstrap_features):
@@ -60,9 +59,7 @@ def _draw(seed, n, m, d, k, bootstrap, bootstrap_features):
 
 def _fit_one(base, X, y, sw, rows, features, seed, weighted):
     """Fit a clone of ``base`` on X[rows][:, features] (rows as integer weights if ``weighted``)."""
-    est = clone(base)
-    if "random_state" in est.get_params(deep=False):
-        est.set_params(random_state=int(seed))
+    est = seeded_clone(base, seed)
     Xf = (
         X
         if features.shape[0] == X.shape[1] and np.all(features == np.arange(X.shape[1]))
@@ -78,6 +75,29 @@ def _fit_one(base, X, y, sw, rows, features, seed, weighted):
 
 class _BaseBagging(BaseEstimator):
     """Sampling, seeding, threads and the out-of-bag bookkeeping of both bagging estimators."""
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "estimators_": ("[estimator]", ("n_estimators",)),
+        "estimators_samples_": ("[int]", ("n_estimators", "*")),
+        "estimators_features_": ("[int]", ("n_estimators", "*")),
+        "oob_score_": ("float64", (), "optional"),
+        "oob_decision_function_": ("float64", ("n_samples", "n_classes_"), "optional"),
+        "oob_prediction_": ("float64", ("n_samples",), "optional"),
+    }
+
+    def _check_fitted_state(self):
+        """Learner i sees the features estimators_features_[i], all below n_features_in_."""
+        for i, (h, f) in enumerate(zip(self.estimators_, self.estimators_features_)):
+            if (
+                np.any(f < 0)
+                or np.any(f >= self.n_features_in_)
+                or getattr(h, "n_features_in_", None) != len(f)
+            ):
+                raise ValueError(
+                    f"estimators_features_[{i}] does not match estimators_[{i}] or n_features_in_"
+                )
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit", "predict"]), None],
@@ -120,22 +140,14 @@ class _BaseBagging(BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _scratch_tags(self):
-        t = super()._scratch_tags()
-        t.update(requires_y=True)
-        return t
-
     def _check_options(self, n: int, d: int):
         """Every option error, before any work: (m, k, base)."""
-        if self.oob_score and not self.bootstrap:
-            raise ValueError(
-                "oob_score=True needs bootstrap=True: without it no row is out of bag."
-            )
+        check_oob_needs_bootstrap(self)
         if self.oob_score and self.warm_start:
             raise ValueError("oob_score=True is not available with warm_start=True.")
         n_workers(self.n_jobs)
-        m = _count(self.max_samples, n, "max_samples", "samples")
-        k = _count(self.max_features, d, "max_features", "features")
+        m = as_count(self.max_samples, n, "max_samples", "rows")  # ⌊f·n⌋, as scikit-learn
+        k = as_count(self.max_features, d, "max_features", "features")
         base = self._default() if self.estimator is None else self.estimator
         return m, k, base
 
@@ -143,7 +155,7 @@ class _BaseBagging(BaseEstimator):
         n, d = X.shape
         m, k, base = self._check_options(n, d)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X)
-        weighted = "sample_weight" in inspect.signature(base.fit).parameters
+        weighted = accepts_sample_weight(base)
         if sw is not None and not weighted:
             raise ValueError(
                 f"sample_weight was given, but {type(base).__name__}.fit does not accept it."
@@ -151,24 +163,12 @@ class _BaseBagging(BaseEstimator):
         if not self.warm_start or not hasattr(self, "estimators_"):
             self.estimators_, self.estimators_samples_, self.estimators_features_ = [], [], []
         have = len(self.estimators_)
-        if self.n_estimators < have:
-            raise ValueError(
-                f"n_estimators={self.n_estimators} must be at least the {have} learners already "
-                "fitted when warm_start=True."
-            )
+        check_grows(self, have, "learners")
         seeds = spawn_seeds(check_random_state(self.random_state), self.n_estimators)[have:]
         draws = [_draw(s, n, m, d, k, self.bootstrap, self.bootstrap_features) for s in seeds]
         tasks = [(base, X, y, sw, r, f, s, weighted) for (r, f), s in zip(draws, seeds)]
-        bar = None
-        if self.verbose:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=len(tasks), desc=type(self).__name__, unit="learner")
-        try:
+        with progress_bar(self.verbose, len(tasks), type(self).__name__, "learner") as bar:
             fitted = run_tasks(_fit_one, tasks, self.n_jobs, progress=bar)
-        finally:
-            if bar is not None:
-                bar.close()
         self.estimators_ += fitted
         self.estimators_samples_ += [r for r, _ in draws]
         self.estimators_features_ += [f for _, f in draws]
@@ -182,28 +182,20 @@ class _BaseBagging(BaseEstimator):
         tasks = [(h, X[:, f]) for h, f in zip(self.estimators_, self.estimators_features_)]
         return run_tasks(self._one_output, tasks, self.n_jobs)
 
-    def _oob_sums(self, X, width):
-        """(Σ over learners not trained on row i of their output, their count) per row."""
+    def _oob_pieces(self, X, width):
+        """(O_b, f_b(x_{O_b}) (|O_b|, width)) for each learner b that left some row out."""
         n = X.shape[0]
-        total, seen = np.zeros((n, width)), np.zeros(n)
         for h, rows, f in zip(
             self.estimators_, self.estimators_samples_, self.estimators_features_
         ):
-            oob = np.ones(n, dtype=bool)
-            oob[rows] = False
-            if oob.any():
-                total[oob] += self._one_output(h, X[oob][:, f]).reshape(oob.sum(), width)
-                seen[oob] += 1
-        if np.any(seen == 0):
-            warnings.warn(
-                f"{int(np.sum(seen == 0))} of {n} rows were in every bootstrap sample and have "
-                "no out-of-bag prediction: they are left out of oob_score_ (and are NaN in the "
-                "out-of-bag arrays). More estimators make this rarer.",
-                UserWarning,
-                stacklevel=3,
-            )
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return total / seen[:, None], seen > 0
+            out = np.setdiff1d(np.arange(n), rows)  # O_b: the rows S_b missed, ascending
+            if out.size:
+                yield out, self._one_output(h, X[out][:, f]).reshape(out.size, width)
+
+    def _oob_mean(self, X, width):
+        """(OOB mean output (n, width), NaN for rows in every sample; mask of the others)."""
+        sums, seen = accumulate_oob(self._oob_pieces(X, width), X.shape[0], width)
+        return oob_mean(sums, seen, "estimator", stacklevel=5)  # (the caller of fit)
 
 
 class BaggingClassifier(ClassifierMixin, _BaseBagging):
@@ -249,6 +241,9 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
     10 0.944
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"n_classes_": ("int", ()), "classes_": ("label", ("n_classes_",))}
+
     def _default(self):
         return DecisionTreeClassifier()
 
@@ -278,7 +273,7 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         return out
 
     def _set_oob(self, X, codes):
-        self.oob_decision_function_, has = self._oob_sums(X, self.n_classes_)
+        self.oob_decision_function_, has = self._oob_mean(X, self.n_classes_)
         pred = np.argmax(self.oob_decision_function_[has], axis=1)
         self.oob_score_ = float(np.mean(pred == codes[has]))
 
@@ -330,10 +325,9 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         return np.asarray(h.predict(X), dtype=np.float64)
 
     def _set_oob(self, X, y):
-        pred, has = self._oob_sums(X, 1)
+        pred, has = self._oob_mean(X, 1)
         self.oob_prediction_ = pred[:, 0]
-        r = y[has] - self.oob_prediction_[has]
-        self.oob_score_ = float(1.0 - r @ r / np.sum((y[has] - y[has].mean()) ** 2))
+        self.oob_score_ = float(r2_score(y[has], self.oob_prediction_[has]))
 
     def predict(self, X):
         """(1/B) Σ_b f_b(x)."""

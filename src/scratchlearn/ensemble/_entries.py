@@ -15,13 +15,14 @@ _BOOTSTRAP_XFAIL = {
 _BAGGING_XFAIL = {
     "check_sample_weight_equivalence_on_dense_data": (
         "a bootstrap draws m row indices from n rows: repeating rows changes n and so every "
-        "draw (scikit-learn's bagging fails it alike); tests/ensemble/test_bagging.py checks "
+        "draw (scikit-learn's bagging fails it alike); tests/ensemble/test_ensemble_bagging.py checks "
         "that the draws reach the learner as integer weights"
     ),
 }
 
 FAMILY = Family(
     name="ensemble",
+    order=70,
     title="Ensembles: random forests, extra trees, bagging and AdaBoost",
     stories=("scratchlearn.ensemble._showcase", "scratchlearn.ensemble._showcase_boosting"),
     entries=[
@@ -73,7 +74,7 @@ FAMILY = Family(
                     "weights, which repeated rows and integer weights round differently (it "
                     "passes or fails by compiler and library version: passes on NumPy 2.4, "
                     "fails on the pinned minimum versions); the rounds before agree exactly, and "
-                    "tests/ensemble/test_adaboost.py checks weights = repeated rows on data "
+                    "tests/ensemble/test_ensemble_adaboost.py checks weights = repeated rows on data "
                     "without such ties"
                 ),
             },
@@ -89,7 +90,7 @@ FAMILY = Family(
                 "check_sample_weight_equivalence_on_dense_data": (
                     "each round draws a weighted bootstrap of n rows: repeating rows changes n "
                     "and so every draw (scikit-learn's AdaBoostRegressor fails it alike); "
-                    "tests/ensemble/test_adaboost.py replays the weight recurrence instead"
+                    "tests/ensemble/test_ensemble_adaboost.py replays the weight recurrence instead"
                 ),
             },
         ),

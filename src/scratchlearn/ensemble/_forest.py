@@ -49,16 +49,14 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
 
     _is_clf = True
     _tree_class = DecisionTreeClassifier
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"n_classes_": ("int", ()), "classes_": ("label", ("n_classes_",))}
+
     _parameter_constraints = {
         **BaseForest._parameter_constraints,
         "criterion": [StrOptions(set(CRITERIA))],
         "class_weight": ["dict", StrOptions({"balanced", "balanced_subsample"}), None],
     }
-
-    def _scratch_tags(self):
-        t = super()._scratch_tags()
-        t.update(estimator_type="classifier", requires_y=True)
-        return t
 
     def _targets(self, y):
         check_classification_targets(y)
@@ -111,11 +109,6 @@ class _ForestRegressor(RegressorMixin, BaseForest):
         **BaseForest._parameter_constraints,
         "criterion": [StrOptions(set(REG_CRITERIA))],
     }
-
-    def _scratch_tags(self):
-        t = super()._scratch_tags()
-        t.update(estimator_type="regressor", requires_y=True)
-        return t
 
     def _targets(self, y):
         y = np.ascontiguousarray(y, dtype=np.float64)
@@ -188,7 +181,8 @@ _NOTES_DOC = """
     are bit for bit those of the in-memory fit with the same ``random_state``. Without a
     client the Dask input is computed into this process. ``predict``, ``predict_proba``,
     ``predict_log_proba`` and ``apply`` of a Dask X return a lazy Dask array, one task per
-    row block, the forest sent once to each worker (see :mod:`._forest_dask`).
+    row block, the forest copied into each task when small, else sent once to each worker
+    (see :mod:`._forest_dask`).
 """
 
 

@@ -25,7 +25,7 @@ Tasks: growing tree t is the module-level :func:`grow_tree` of its seed s_t, a
 data (:func:`forest_data`: X, Xᵀ and the sort below) and its targets (codes, values, weights).
 The same function runs on this process's threads (``n_jobs``) or, for Dask input with a
 ``dask.distributed`` client, on the cluster's workers (:mod:`._forest_dask`); the OOB sums are
-:func:`oob_sums` in both cases.
+:func:`oob_sums` in both cases, averaged by :func:`~._base.oob_mean` as bagging's are.
 
 Sorting: X is sorted by every feature once per forest; tree t keeps the columns of that order
 whose rows have w_ti > 0 (an O(d·n) filter that gives exactly the tree's own presort). Extra
@@ -36,7 +36,6 @@ filtered the same way.
 from __future__ import annotations
 
 import numbers
-import sys
 import warnings
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -50,8 +49,9 @@ from ..tree._classes import _BaseDecisionTree
 from ..tree._splitter import presort, row_order
 from ..utils._dask import is_dask_collection
 from ..utils._param_validation import N_JOBS, Fraction, Interval
-from ..utils.parallel import run_tasks, spawn_seeds
+from ..utils.parallel import progress_bar, run_tasks, spawn_seeds
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
+from ._base import accumulate_oob, as_count, check_grows, check_oob_needs_bootstrap, oob_mean
 
 __all__ = [
     "BaseForest",
@@ -173,7 +173,7 @@ def grow_tree(seed: int, recipe: TreeRecipe, data: ForestData, targets: tuple):
         if recipe.rebalance:
             w = w * subsample_class_weights(c, codes, K)[codes]
     tree = recipe.make(seed)
-    tree._grow(X, codes, values, w, crit, K, order=_kept_order(order, w != 0.0), Xt=Xt)
+    tree._grow_tree(X, codes, values, w, crit, K, order=_kept_order(order, w != 0.0), Xt=Xt)
     return tree
 
 
@@ -187,13 +187,8 @@ def oob_sums(trees, X, n_b: int, n_jobs=None):
         rows = np.flatnonzero(bootstrap_counts(tree.random_state, n, n_b) == 0)
         return rows, tree.tree_.predict(X[rows])[:, 0, :]  # (|O_t|, K)
 
-    sums, seen = None, np.zeros(n, dtype=np.intp)
-    for rows, out in run_tasks(oob_rows, [(t,) for t in trees], n_jobs):
-        if sums is None:
-            sums = np.zeros((n, out.shape[1]))
-        sums[rows] += out  # rows are distinct: no lost updates
-        seen[rows] += 1
-    return sums, seen
+    pieces = run_tasks(oob_rows, [(t,) for t in trees], n_jobs)
+    return accumulate_oob(pieces, n, trees[0].tree_.value.shape[2])
 
 
 class LocalTrees:
@@ -222,6 +217,27 @@ class BaseForest(BaseEstimator):
     ok)``, with mean the (n, K) OOB averages.
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "estimators_": ("[estimator]", ("n_estimators",)),
+        "oob_score_": ("float64", (), "optional"),
+        "oob_decision_function_": ("float64", ("n_samples", "n_classes_"), "optional"),
+        "oob_prediction_": ("float64", ("n_samples",), "optional"),
+    }
+
+    def _check_fitted_state(self):
+        """n_estimators trees, each fitted on n_features_in_ features (and n_classes_ classes)."""
+        K = getattr(self, "n_classes_", None)
+        for i, tree in enumerate(self.estimators_):
+            if (
+                getattr(tree, "n_features_in_", None) != self.n_features_in_
+                or getattr(tree, "n_classes_", None) != K
+            ):
+                raise ValueError(
+                    f"estimators_[{i}] does not match the forest's n_features_in_ or n_classes_"
+                )
+
     _parameter_constraints = {
         **{k: v for k, v in _BaseDecisionTree._parameter_constraints.items() if k != "splitter"},
         "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],
@@ -242,31 +258,17 @@ class BaseForest(BaseEstimator):
     def _check_forest_params(self, n: int) -> int:
         """Errors that need n, raised before any tree is grown; returns n_b."""
         name = type(self).__name__
-        if self.oob_score and not self.bootstrap:
-            raise ValueError(
-                f"{name}: oob_score=True needs bootstrap=True (without bootstrap no row is "
-                "out of bag)."
-            )
+        check_oob_needs_bootstrap(self)
         if self.max_samples is not None and not self.bootstrap:
             raise ValueError(
                 f"{name}: max_samples={self.max_samples!r} needs bootstrap=True; with "
                 "bootstrap=False every tree sees all rows (set max_samples=None)."
             )
         fitted = len(getattr(self, "estimators_", ())) if self.warm_start else 0
-        if self.n_estimators < fitted:
-            raise ValueError(
-                f"{name}: n_estimators={self.n_estimators} is smaller than the "
-                f"{fitted} trees already fitted; warm_start can only add trees."
-            )
+        check_grows(self, fitted, "trees")
         if self.max_samples is None:
             return n
-        if isinstance(self.max_samples, (float, np.floating)):
-            return max(int(round(self.max_samples * n)), 1)
-        if self.max_samples > n:
-            raise ValueError(
-                f"{name}: max_samples={self.max_samples} is larger than the {n} rows of X."
-            )
-        return int(self.max_samples)
+        return as_count(self.max_samples, n, f"{name}: max_samples", "rows", to_int=round)
 
     def fit(self, X, y, sample_weight=None):
         """Grow ``n_estimators`` trees (or the missing ones under ``warm_start``); returns self.
@@ -328,37 +330,20 @@ class BaseForest(BaseEstimator):
         return self
 
     def _run(self, func, tasks, unit: str):
-        """``run_tasks`` with a tqdm bar on stderr when ``verbose``."""
-        bar = self._progress(len(tasks), unit)
-        try:
+        """``run_tasks`` on ``n_jobs`` threads, with a progress bar when ``verbose``."""
+        with self._progress(len(tasks), unit) as bar:
             return run_tasks(func, tasks, self.n_jobs, progress=bar)
-        finally:
-            if bar is not None:
-                bar.close()
 
     def _progress(self, total: int, unit: str):
-        """A tqdm bar on stderr when ``verbose`` (and there is work), else None."""
-        if not (self.verbose and total):
-            return None
-        from tqdm import tqdm
-
-        return tqdm(total=total, file=sys.stderr, desc=type(self).__name__, unit=unit)
+        """:func:`~scratchlearn.utils.parallel.progress_bar` over ``total`` tasks named after
+        the forest: a context giving a tqdm bar on stderr when ``verbose``, else None."""
+        return progress_bar(self.verbose, total, type(self).__name__, unit)
 
     # -- out of bag ---------------------------------------------------------------------------
     def _fit_oob(self, sums_seen, y):
         """The OOB means from :func:`oob_sums`, then the subclass's OOB attributes."""
-        sums, seen = sums_seen
-        n = seen.shape[0]
-        if np.any(seen == 0):
-            warnings.warn(
-                f"{int(np.sum(seen == 0))} of {n} rows were drawn by every tree and have no OOB "
-                "prediction (NaN); the OOB score uses the other rows. More trees help.",
-                UserWarning,
-                stacklevel=4,
-            )
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = sums / seen[:, None]
-        self._set_oob(y, mean, seen > 0)
+        mean, ok = oob_mean(*sums_seen, "tree", stacklevel=4)  # (the caller of fit)
+        self._set_oob(y, mean, ok)
 
     # -- the fitted forest --------------------------------------------------------------------
     def _check_X(self, X):

@@ -39,16 +39,20 @@ Without a ``distributed`` client the Dask collections are computed into this pro
 fit is the in-memory one (threads, ``n_jobs``): the same trees again.
 
 Prediction (``predict``, ``predict_proba``, ``predict_log_proba``, ``apply``) on a Dask array
-or DataFrame is lazy: one task per row block calls the in-memory method on its block. The
-fitted forest is one node of the graph (``dask.delayed``), sent once to each worker that
-predicts a block, not once per block; its size is the sum of its trees'.
+or DataFrame is lazy (:func:`~scratchlearn.utils._dask.map_rows`): one task per row block
+calls the in-memory method on its block. The fitted forest is placed as every shared argument
+is (:func:`~scratchlearn.utils._dask.shared_arg`): copied into each task when it pickles to at
+most 1 MB, else one node of the graph, sent once to each worker that predicts a block; its size
+is the sum of its trees'.
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
-from ..utils._dask import check_dask_data
+from ..utils._dask import active_client, check_dask_data, map_rows, worker_memory_limits
 from ..utils.validation import check_is_fitted, check_sample_weight, check_y
 from ._forest_base import LocalTrees, forest_data, grow_tree, oob_sums
 
@@ -64,30 +68,16 @@ __all__ = [
 _BYTES_PER_ENTRY = {"best": 20, "random": 16}
 
 
-def _active_client():
-    """The current ``distributed.Client``, or None (distributed not installed, or no client)."""
-    try:
-        from distributed import default_client
-    except ImportError:
-        return None
-    try:
-        return default_client()
-    except ValueError:
-        return None
-
-
 def check_fits_on_a_worker(client, forest, n: int, d: int) -> None:
     """Refuse, before sending anything, a forest whose data (X, Xᵀ and the sort) would exceed
     the memory limit of the smallest worker (limits of 0 or None mean unlimited)."""
     need = n * d * _BYTES_PER_ENTRY[forest._splitter]
-    workers = client.scheduler_info(n_workers=-1)["workers"].values()
-    limits = [w.get("memory_limit") or 0 for w in workers]
-    limits = [m for m in limits if m > 0]
-    if limits and need > min(limits):
+    smallest = min(worker_memory_limits(client), default=np.inf)
+    if need > smallest:
         raise ValueError(
             f"{type(forest).__name__}: every tree needs all the rows, so each worker holds X "
             f"({n} x {d}), its transpose and its sort: {need / 2**30:.2f} GiB, more than the "
-            f"{min(limits) / 2**30:.2f} GiB memory limit of the smallest worker. Fit on a "
+            f"{smallest / 2**30:.2f} GiB memory limit of the smallest worker. Fit on a "
             "random subset of the rows, or on workers with more memory."
         )
 
@@ -123,11 +113,10 @@ class ClusterTrees:
         self.futures = [
             self.client.submit(grow_tree, int(s), recipe, data, targets, pure=False) for s in seeds
         ]
-        bar = self.forest._progress(len(self.futures), "trees")
-        if bar is not None:
-            for _ in as_completed(self.futures):
-                bar.update(1)
-            bar.close()
+        with self.forest._progress(len(self.futures), "trees") as bar:
+            if bar is not None:
+                for _ in as_completed(self.futures):
+                    bar.update(1)
         return self.client.gather(self.futures)  # in seed order; a worker's error raises here
 
     def oob(self, trees, data, n_b):
@@ -154,7 +143,7 @@ def dask_fit_input(forest, X, y, sample_weight):
     X, y, w = check_dask_data(forest, X, y, sample_weight)
     n, d = X.shape
     forest._check_forest_params(n)
-    client = _active_client()
+    client = active_client()
     if client is None:  # the threaded scheduler, in this process: the in-memory fit
         X, y, w = computed(X, y, w)
         X = np.ascontiguousarray(X)
@@ -173,14 +162,11 @@ def _on_block(X, forest, method):
 
 
 def predict_blocks(forest, method: str, X):
-    """``forest.<method>`` of each row block of a Dask X, lazily: a Dask array."""
-    import dask
-
+    """``forest.<method>`` of each row block of a Dask X, lazily: a Dask array
+    (:func:`~scratchlearn.utils._dask.map_rows`)."""
     check_is_fitted(forest)
     X, _, _ = check_dask_data(forest, X, reset=False)
     meta = getattr(forest, method)(np.empty((0, forest.n_features_in_)))  # shape and dtype
-    fitted = dask.delayed(forest, pure=True)  # one node: sent once to each worker, not per block
-    if meta.ndim == 1:
-        return X.map_blocks(_on_block, fitted, method, drop_axis=1, dtype=meta.dtype, meta=meta)
-    chunks = (X.chunks[0], meta.shape[1:])
-    return X.map_blocks(_on_block, fitted, method, chunks=chunks, dtype=meta.dtype, meta=meta)
+    n_out = None if meta.ndim == 1 else meta.shape[1]
+    fn = partial(_on_block, forest=forest, method=method)
+    return map_rows(fn, X, n_out=n_out, dtype=meta.dtype)

@@ -14,8 +14,8 @@ from functools import cache
 import numpy as np
 
 from ..tree import DecisionTreeClassifier
+from ._adaboost_samme import AdaBoostClassifier
 from ._bagging import BaggingClassifier
-from ._weight_boosting import AdaBoostClassifier
 
 __all__ = ["showcase", "figures"]
 

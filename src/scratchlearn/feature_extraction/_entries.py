@@ -6,6 +6,7 @@ _SK = "sklearn.feature_extraction.text."
 
 FAMILY = Family(
     name="text",
+    order=50,
     title="Bag of words and tf-idf",
     module="scratchlearn.feature_extraction.text",
     entries=[

@@ -117,6 +117,30 @@ class CountVectorizer(TransformerMixin, BaseEstimator):
      [0 1 0 0 0 1 0]]
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "vocabulary_": ("dict", None),
+        "fixed_vocabulary_": ("bool", ()),
+        "stop_words_": (None, None, "optional"),
+    }
+
+    def _check_fitted_state(self):
+        """vocabulary_ maps each term (str) to its own column 0..n-1; idf_ has one per term."""
+        columns = sorted(self.vocabulary_.values())
+        if (
+            not all(isinstance(t, str) for t in self.vocabulary_)
+            or columns != list(range(len(columns)))
+            or not all(type(c) is int for c in columns)
+        ):
+            raise ValueError("vocabulary_ does not map terms to the columns 0..n-1")
+        idf = getattr(self, "idf_", None)
+        if idf is not None and (
+            not isinstance(idf, np.ndarray)
+            or idf.dtype != np.float64
+            or idf.shape != (len(columns),)
+        ):
+            raise ValueError(f"idf_ must be float64 of shape ({len(columns)},)")
+
     _parameter_constraints = {
         "input": [StrOptions({"content", "filename", "file"})],
         "encoding": [str],
@@ -501,6 +525,12 @@ class TfidfTransformer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     [[0.852 0.    0.524]
      [1.    0.    0.   ]]
     """
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "idf_": ("float64", ("n_features_in_",), "optional"),
+    }
 
     _parameter_constraints = {
         "norm": [StrOptions({"l1", "l2"}), None],

@@ -136,13 +136,22 @@ class LinearModel:
 
     _accept_sparse_predict = ("csr", "csc", "coo")
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "coef_": ("float64", ("n_rows?", "n_features_in_")),
+        "intercept_": ("float64", ("n_rows?",)),
+    }
+
     def _decision_function(self, X):
         """Xwᵀ + b for dense or sparse X, as float64: (n,) or (n, k) like ``coef_``."""
         check_is_fitted(self, "coef_")
         X = self._validate_data(
             X, reset=False, accept_sparse=self._accept_sparse_predict, dtype=np.float64
         )
-        return safe_sparse_dot(X, self.coef_.T) + self.intercept_
+        Z = safe_sparse_dot(X, self.coef_.T)  # (n,) or (n, k), read from X where it lies
+        Z += self.intercept_  # in place: the only allocation is the output itself
+        return Z
 
     def predict(self, X):
         """Predicted targets ``X @ coef_.T + intercept_``, (n,) or (n, k).
@@ -181,6 +190,15 @@ class LinearClassifierMixin(LinearModel, ClassifierMixin):
     """
 
     _proba_link = None
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"classes_": ("label", ("n_classes",))}
+
+    def _check_fitted_state(self):
+        """One row of coef_ for two classes, one per class otherwise."""
+        K, rows = len(self.classes_), self.coef_.reshape(-1, self.coef_.shape[-1]).shape[0]
+        if K < 2 or rows != (1 if K == 2 else K):
+            raise ValueError(f"coef_ has {rows} rows for {K} classes_")
 
     def decision_function(self, X):
         """Scores Xwᵀ + b: (n,) for two classes (the score of ``classes_[1]``), else (n, K)."""

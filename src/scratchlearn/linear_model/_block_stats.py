@@ -22,7 +22,8 @@ so Rₓₓ (d × d) has the singular values and right singular vectors of √W·
 rows. b = ȳ − x̄ᵀw in both cases.
 
 Each statistic is a triple (N, z̄, C) or (N, z̄, R) of one block, and two blocks merge exactly
-(Chan, Golub and LeVeque, 1979): with δ = z̄_b − z̄_a and N = N_a + N_b,
+(Chan, Golub and LeVeque, 1979; :func:`~scratchlearn.utils._moments.merge_moments` in its
+matrix form): with δ = z̄_b − z̄_a and N = N_a + N_b,
 
 .. math::
 
@@ -48,11 +49,12 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from ..utils._blocks import block_reduce
+from ..utils._moments import Moments, merge_moments
 from ..utils.extmath import safe_sparse_dot
 
 __all__ = [
     "moments_block",
-    "merge_moments",
+    "merge_cross_products",
     "r_factor_block",
     "merge_r_factors",
     "moments",
@@ -111,23 +113,18 @@ def moments_block(X, y, s, center):
     return {"weight": N, "mean": np.concatenate([x_mean, y_mean]), "C": C}
 
 
-def _merged_weight_and_mean(a, b):
-    """N = N_a + N_b, δ = z̄_b − z̄_a, z̄ = z̄_a + (N_b/N)δ, and the factor N_aN_b/N of δδᵀ."""
-    Na, Nb = a["weight"], b["weight"]
-    N = Na + Nb
-    if Na == 0 or Nb == 0:  # a block of zero weight has no mean to move
-        return N, (b if Na == 0 else a)["mean"], None, 0.0
-    delta = b["mean"] - a["mean"]  # (p,)
-    return N, a["mean"] + delta * (Nb / N), delta, Na * Nb / N
+def _moments(stat, key):
+    """The (N, z̄, ·) of a block statistic as :class:`~scratchlearn.utils._moments.Moments`,
+    with ``stat[key]`` as its M2 (``key`` None: the mean alone)."""
+    return Moments(stat["weight"], stat["mean"], None if key is None else stat[key])
 
 
-def merge_moments(a, b):
-    """(N, z̄, C) of two blocks together: C = C_a + C_b + (N_aN_b/N) δδᵀ (Chan et al.)."""
-    N, mean, delta, f = _merged_weight_and_mean(a, b)
-    C = a["C"] + b["C"]
-    if delta is not None:
-        C += f * np.outer(delta, delta)
-    return {"weight": N, "mean": mean, "C": C}
+def merge_cross_products(a, b):
+    """(N, z̄, C) of two blocks together: Chan's merge
+    (:func:`~scratchlearn.utils._moments.merge_moments`) in its matrix form,
+    N = N_a + N_b, δ = z̄_b − z̄_a, z̄ = z̄_a + (N_b/N)δ, C = C_a + C_b + (N_aN_b/N) δδᵀ."""
+    merged = merge_moments(_moments(a, "C"), _moments(b, "C"))
+    return {"weight": merged.weight, "mean": merged.mean, "C": merged.m2}
 
 
 def _r_of(A, p):
@@ -166,17 +163,22 @@ def r_factor_block(X, y, s, center):
 
 
 def merge_r_factors(a, b):
-    """(N, z̄, R) of two blocks together: R of the stack [R_a; R_b; √(N_aN_b/N) δᵀ]."""
-    N, mean, delta, f = _merged_weight_and_mean(a, b)
+    """(N, z̄, R) of two blocks together: N and z̄ by Chan's merge, R the R factor of the stack
+    [R_a; R_b; √(N_aN_b/N) δᵀ], so that RᵀR = C_a + C_b + (N_aN_b/N) δδᵀ, Chan's C."""
+    merged = merge_moments(_moments(a, None), _moments(b, None))
     rows = [a["R"], b["R"]]
-    if delta is not None:
-        rows.append(np.sqrt(f) * delta[None, :])
-    return {"weight": N, "mean": mean, "R": _r_of(np.vstack(rows), a["R"].shape[1])}
+    if a["weight"] > 0 and b["weight"] > 0:  # a block of zero weight has no mean to move
+        delta = b["mean"] - a["mean"]  # (p,)
+        rows.append(np.sqrt(a["weight"] * b["weight"] / merged.weight) * delta[None, :])
+    R = _r_of(np.vstack(rows), a["R"].shape[1])
+    return {"weight": merged.weight, "mean": merged.mean, "R": R}
 
 
 def moments(X, y, s, *, fit_intercept):
     """(N, z̄, C) of all rows: one call in memory, per block and merged on Dask."""
-    return block_reduce(moments_block, X, y, s, combine=merge_moments, static=(fit_intercept,))
+    return block_reduce(
+        moments_block, X, y, s, combine=merge_cross_products, static=(fit_intercept,)
+    )
 
 
 def r_factor(X, y, s, *, fit_intercept):

@@ -6,6 +6,7 @@ _SK = "sklearn.linear_model."
 
 FAMILY = Family(
     name="linear_model",
+    order=30,
     title="Linear, polynomial, ridge, lasso, logistic regression and GLMs",
     stories=("scratchlearn.linear_model._showcase", "scratchlearn.linear_model._showcase_glm"),
     entries=[

@@ -86,6 +86,9 @@ class _GLMBase(LinearModel, RegressorMixin, BaseEstimator):
     #: What ``score`` measures, for reports such as ``scratchlearn demo``.
     _score_name = "D² (deviance)"
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"bse_": ("float64", ("*",), "optional")}
+
     def _iteration_budget(self):
         return self.max_iter
 

@@ -28,7 +28,6 @@ travel. :class:`GLMData` runs the reductions for the solvers, which never see ro
 """
 
 import math
-import numbers
 
 import numpy as np
 
@@ -286,7 +285,6 @@ class GLMData:
         self.d = X.shape[1]
         self.p = self.d + int(fit_intercept)
         self.kernel = deviance_kernel(family)
-        self._nodes = {}
         t = self._reduce(setup_stat, family, owner, combine=combine_setup)
         self.n, self.S, self.ymax, self.c_sum = int(t["n"]), t["S"], t["ymax"], t["c_sum"]
         self.ybar = t["sy"] / t["S"]  # the s-weighted mean ȳ
@@ -294,22 +292,11 @@ class GLMData:
         self.start = (self.ybar, self.ymax)  # what μ₀ needs from the whole data
 
     def _reduce(self, stat, *static, combine=None):
+        """``stat`` summed over the blocks (one in memory); the static arguments (β, the
+        family, the link, the kernel) are placed by :func:`~scratchlearn.utils._dask.shared_arg`
+        on Dask."""
         kw = {} if combine is None else {"combine": combine}
-        if self.dask:  # family, link, kernel: one graph node each, not pickled into every task
-            static = tuple(self._shared(v) for v in static)
         return block_reduce(stat, self.X, self.y, self.s, static=static, **kw)
-
-    def _shared(self, v):
-        """A static argument as one Dask graph node (keyed by identity: these objects are
-        the fit's own and never mutated during it)."""
-        if isinstance(v, (np.ndarray, numbers.Number, str, bool)) or v is None:
-            return v
-        import dask
-
-        key = self._nodes.get(id(v))
-        if key is None:
-            key = self._nodes[id(v)] = (dask.delayed(v, pure=False), v)  # keep v alive
-        return key[0]
 
     def irls(self, beta):
         """:func:`irls_stat` summed over blocks (with the noise sum on Dask: no extra pass)."""

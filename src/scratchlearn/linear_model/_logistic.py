@@ -257,6 +257,12 @@ class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator)
         finite coefficients, since the unpenalised ones would diverge).
     solver_ : str
 
+    Notes
+    -----
+    Reproducibility: the gradient and Hessian are BLAS products, whose rounding depends on
+    how many threads split them: ``coef_`` differed by 2e-16 relative (decision values by
+    3e-16) between 1 and 2 OpenBLAS threads on 1000 × 40. Same thread count, same bits.
+
     Examples
     --------
     >>> from scratchlearn.datasets import load_iris

@@ -32,13 +32,17 @@ through :func:`scratchlearn.metrics.pairwise_distances` (its compiled coordinate
 matrix product) and the same selection; their tile values are the returned distances.
 
 Memory bound. Besides the output (n·k indices and distances) and the m squared norms, each
-worker holds one tile of ``r·c`` float64 values with ``8·r·c ≤ working_memory`` (MiB, default
-64 as :func:`~scratchlearn.metrics.pairwise_distances_chunked`; tiles are also capped at
+worker holds one tile of ``r·c`` float64 values with ``8·r·c ≤ working_memory`` (MiB; by
+default the library-wide setting ``scratchlearn.get_config()["working_memory"]``, 64 unless
+changed, as :func:`~scratchlearn.metrics.pairwise_distances_chunked`; tiles are also capped at
 256 × 4096 = 8 MiB so they stay near the cache), plus its ``r·K'`` candidate buffers. With
-``W`` workers the peak is ``W · 8rc + 32·n·k + 16·W·r·K' + 8m`` bytes (the output twice
-while the blocks are joined), never ``8nm``: measured 13.2 MiB by tracemalloc on 50,000 × 10,000
-× 20 with k = 5 (bound 8 + 7.6 + 0.4 + 0.4 = 16.4 MiB; the full matrix would be 3.7 GiB). The radius
-search holds one block of whole rows (``8·r·m ≤ working_memory``) plus the neighbours found.
+``W`` workers the peak is ``W · 8rc + 32·n·k + 16·W·r·K' + 8·W·r·K'·d + 8m`` bytes (the
+output twice while the blocks are joined; the exact recomputation's (r, K', d) differences),
+never ``8nm``: measured 13.2 MiB by tracemalloc on 50,000 × 10,000 × 20 with k = 5 (bound 8 + 7.6
++ 0.4 + 0.5 + 0.4 = 16.9 MiB; the full matrix would be 3.7 GiB). The last, narrower tile of a
+row block reuses the first tile's memory. The radius search holds one block of whole rows
+(``8·r·m ≤ working_memory``), its (r, m) boolean mask, plus the neighbours found.
+``tests/test_memory_budgets.py`` measures both in a subprocess.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ import numba
 import numpy as np
 
 from ..utils.parallel import n_workers, run_tasks
-from ._pairwise_kernels import WORKING_MEMORY
+from ._pairwise_kernels import working_memory_bytes
 
 __all__ = ["argkmin", "argkmin_reference", "radius_neighbors_blocked", "EUCLIDEAN_FAMILY"]
 
@@ -86,7 +90,7 @@ def _push_tile(T, yy, j0, best_val, best_idx):  # pragma: no cover - compiled
 
 
 def _tile_shape(n, m, working_memory):
-    budget = WORKING_MEMORY if working_memory is None else working_memory * 2**20
+    budget = working_memory_bytes(working_memory)  # the library-wide setting when None
     r = max(1, min(n, TILE_ROWS))
     c = max(1, min(m, TILE_COLS, int(budget // (8 * r))))
     return r, c
@@ -123,10 +127,10 @@ def _argkmin_rows(X, Y, yy, start, stop, k, K, metric, kw, c):
     best_idx = np.zeros((r, K), dtype=np.intp)
     shift = yy if euclid else np.zeros(m)  # ‖y‖², added by the selection
     Xs = -2.0 * Xb if euclid else Xb  # (r, d)
-    buf = np.empty((r, c)) if euclid else None  # one tile, reused
+    buf = np.empty(r * c) if euclid else None  # one tile, reused (the last, narrower one too)
     for j0 in range(0, m, c):
         j1 = min(m, j0 + c)
-        out = buf if (euclid and j1 - j0 == c) else None
+        out = buf[: r * (j1 - j0)].reshape(r, j1 - j0) if euclid else None  # C-ordered view
         T = _tile_values(Xs, Y, j0, j1, metric, kw, out)
         _push_tile(np.ascontiguousarray(T), shift[j0:j1], j0, best_val, best_idx)
     if euclid:
@@ -158,7 +162,8 @@ def argkmin(
     metric : str or callable: a name of ``pairwise.PAIRWISE_DISTANCE_FUNCTIONS``
         or ``f(x, y, **metric_kwargs) -> float``.
     metric_kwargs : dict, keywords for the metric (``p`` for "minkowski").
-    working_memory : float, MiB per tile (default 64, capped at 8 by the cache-sized tile).
+    working_memory : float, MiB per tile (default: ``scratchlearn.get_config()["working_memory"]``,
+        64 unless changed; capped at 8 by the cache-sized tile).
     n_jobs : threads over blocks of query rows (matrix-product metrics only: the compiled
         coordinate loop already uses every core, and a callable holds the GIL).
 

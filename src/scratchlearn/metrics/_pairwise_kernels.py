@@ -22,15 +22,19 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
+from .._config import get_config
 from ..utils.validation import check_array
 
-__all__ = ["check_pairwise_arrays", "coordinate_distances", "block_rows", "reject_sparse"]
+__all__ = [
+    "check_pairwise_arrays",
+    "coordinate_distances",
+    "block_rows",
+    "reject_sparse",
+    "working_memory_bytes",
+]
 
 # Codes of the coordinate-wise metrics understood by the compiled loop.
 L1, LINF, LP, HAMMING = 0, 1, 2, 3
-
-# Upper bound, in bytes, of one block of an (n, m) result computed block by block.
-WORKING_MEMORY = 64 * 2**20
 
 
 def check_pairwise_arrays(X, Y, *, accept_sparse=False, ensure_all_finite=True, copy=False):
@@ -82,9 +86,19 @@ def reject_sparse(X, Y, metric):
         )
 
 
+def working_memory_bytes(working_memory=None):
+    """Bytes one block may take: ``working_memory`` MiB, or by default the library-wide
+    setting (``scratchlearn.get_config()["working_memory"]``, 64 MiB unless changed with
+    ``scratchlearn.set_config`` or ``scratchlearn.config_context``)."""
+    if working_memory is None:
+        working_memory = get_config()["working_memory"]
+    return working_memory * 2**20
+
+
 def block_rows(n_cols, working_memory=None, itemsize=8):
-    """Number of rows of an (·, n_cols) block that fits in ``working_memory`` MiB (≥ 1)."""
-    budget = WORKING_MEMORY if working_memory is None else working_memory * 2**20
+    """Number of rows of an (·, n_cols) block that fits in ``working_memory`` MiB (≥ 1; the
+    library-wide setting when None, see :func:`working_memory_bytes`)."""
+    budget = working_memory_bytes(working_memory)
     return max(1, int(budget // (itemsize * max(1, n_cols))))
 
 

@@ -9,6 +9,14 @@ the estimator for one kind of output:
 * ``("decision_function", "predict_proba")``: a ranking score, the first method the estimator
   has (binary ROC AUC; for probabilities the column of ``classes_[1]``).
 
+A ranker's scorers score query by query: ``scorer(estimator, X, y, qid=None)`` ranks the rows
+of each query by ``predict(X)`` and averages the metric over the queries (``qid`` None: all
+rows are one query, as for the ranker's own ``score``). ``"ndcg"`` is the mean NDCG with linear
+gain over all ranks, the number ``ranker.score(X, y, qid=qid)`` returns; ``"ndcg@k"`` cuts the
+ranking at rank k and ``"map"`` / ``"map@k"`` is the mean average precision (relevant: label
+> 0), for any integer k ≥ 1 (``"ndcg@10"``). Model selection hands them the ``qid`` of the
+scored rows (see :mod:`scratchlearn.model_selection`).
+
 ``get_scorer(name)`` returns a registered scorer, ``get_scorer_names()`` lists them, and
 ``check_scoring(estimator, scoring)`` resolves ``None`` to the estimator's own ``score``.
 """
@@ -16,12 +24,14 @@ the estimator for one kind of output:
 from __future__ import annotations
 
 import copy
+import re
 from functools import partial
 
 import numpy as np
 
 from . import _classification as C
 from . import _clustering as K
+from . import _ltr as L
 from . import _ranking as Rk
 from . import _regression as R
 
@@ -76,6 +86,40 @@ class _Scorer:
         extra += "" if method == "predict" else f", response_method={method!r}"
         extra += "".join(f", {k}={v!r}" for k, v in self._kwargs.items())
         return f"make_scorer({self._score_func.__name__}{extra})"
+
+
+class _QueryScorer:
+    """``score_func(y, predict(X), qid=qid, k=k)``: a learning-to-rank metric, mean over the
+    queries that ``qid`` gives the rows (greater is better)."""
+
+    def __init__(self, name, score_func, k=None):
+        self._name = name
+        self._score_func = score_func
+        self._k = k
+
+    def __call__(self, estimator, X, y_true, qid=None):
+        return float(self._score_func(y_true, estimator.predict(X), qid=qid, k=self._k))
+
+    def __repr__(self):
+        return (
+            f"{self._name!r} scorer: {self._score_func.__name__}(y, predict(X), qid, k={self._k})"
+        )
+
+
+#: The ranking scorers: name → metric of ``_ltr``; "<name>@k" cuts each query's ranking at k.
+_QUERY_METRICS = {"ndcg": L.ndcg_score, "map": L.mean_average_precision}
+_AT_K = re.compile(r"^(?P<name>[a-z]+)@(?P<k>[0-9]+)$")
+
+
+def _query_scorer(scoring: str):
+    """The ranking scorer named ``scoring`` ("ndcg", "ndcg@5", "map", "map@10"), or None."""
+    match = _AT_K.match(scoring)
+    name, k = (match["name"], int(match["k"])) if match else (scoring, None)
+    if name not in _QUERY_METRICS:
+        return None
+    if k is not None and k < 1:
+        raise ValueError(f"{scoring!r}: the cut-off k of {name}@k must be at least 1.")
+    return _QueryScorer(scoring, _QUERY_METRICS[name], k)
 
 
 class _PassthroughScorer:
@@ -133,8 +177,9 @@ for _name, _func in (
 
 
 def get_scorer_names():
-    """Sorted names accepted by :func:`get_scorer`."""
-    return sorted(_SCORERS)
+    """Sorted names accepted by :func:`get_scorer` (and "ndcg@k", "map@k" for any integer
+    k ≥ 1)."""
+    return sorted([*_SCORERS, *_QUERY_METRICS])
 
 
 def get_scorer(scoring):
@@ -144,9 +189,13 @@ def get_scorer(scoring):
         return scoring
     if isinstance(scoring, str) and scoring in _SCORERS:
         return copy.deepcopy(_SCORERS[scoring])
+    found = _query_scorer(scoring) if isinstance(scoring, str) else None
+    if found is not None:
+        return found
     raise ValueError(
         f"{scoring!r} is not a valid scoring value. Use scratchlearn.metrics.get_scorer_names() "
-        f"to get valid options: {', '.join(get_scorer_names())}."
+        f"to get valid options: {', '.join(get_scorer_names())}, and ndcg@k, map@k for an "
+        "integer k ≥ 1."
     )
 
 

@@ -394,7 +394,7 @@ def pairwise_distances(
     """
     if metric == "precomputed":
         D = _check_precomputed(X, Y)
-        if np.any(D < 0):
+        if D.size and D.min() < 0:  # D is finite; min allocates nothing, unlike D < 0
             raise ValueError("Negative values in data passed to precomputed distances.")
         return D
     if callable(metric):
@@ -407,8 +407,9 @@ def pairwise_distances(
 def pairwise_distances_chunked(
     X, Y=None, *, reduce_func=None, metric="euclidean", n_jobs=None, working_memory=None, **kwds
 ):
-    """Yield the distance matrix in blocks of rows, each under ``working_memory`` MiB (64 MiB
-    by default), optionally reduced by ``reduce_func(D_block, start)``.
+    """Yield the distance matrix in blocks of rows, each under ``working_memory`` MiB (by
+    default the library-wide setting ``scratchlearn.get_config()["working_memory"]``, 64 MiB
+    unless changed), optionally reduced by ``reduce_func(D_block, start)``.
 
     Used where only a summary of each row of ``D`` is needed (silhouette, nearest neighbours),
     so the full (n, m) matrix never exists at once.

@@ -23,12 +23,21 @@ M-step (weighted maximum likelihood, plus ``reg_covar`` ε on the diagonal)::
 
     N_k = Σ_i r_ik,   μ_k = Σ_i r_ik x_i / N_k,   Σ_k = Σ_i r_ik (x_i − μ_k)(x_i − μ_k)ᵀ / N_k + εI
 
-The arithmetic follows scikit-learn's formulas (N_k carries 10·machine-ε so that an empty
-component divides by a positive number), so the two libraries agree to rounding; the full
-covariances and the Mahalanobis terms take the deviations x − μ_k first (scikit-learn forms
-x U_k − μ_k U_k), which avoids that cancellation. The product by U_k is a general one (gemm):
-BLAS's triangular product (trmm) does half the work at one thread, but OpenBLAS threads it even
-for these small sizes, and on a busy 2-core machine it then ran 25 times slower (measured).
+computed from statistics of row blocks (:func:`block_statistics`), merged across blocks by
+:func:`merge_statistics`: the in-memory fit is one block, a Dask fit one per block, and EM
+reads the data once per iteration either way. The arithmetic follows scikit-learn's formulas
+(N_k carries 10·machine-ε so that an empty component divides by a positive number), so the two
+libraries agree to rounding; the full covariances are centred scatters (per block, merged by
+Chan's update) and the Mahalanobis terms take the deviations x − μ_k first (scikit-learn forms
+x U_k − μ_k U_k), which avoids those cancellations. The product by U_k
+is a general one (gemm): BLAS's triangular product (trmm) does half the work at one thread,
+but OpenBLAS threads it even for these small sizes, and on a busy 2-core machine it then ran
+25 times slower (measured).
+
+References
+----------
+Dempster, A. P., Laird, N. M. and Rubin, D. B. (1977). Maximum likelihood from incomplete data
+via the EM algorithm. Journal of the Royal Statistical Society, Series B 39(1), 1–38.
 """
 
 from __future__ import annotations
@@ -38,7 +47,12 @@ import math
 import numpy as np
 from scipy.linalg import cholesky, solve_triangular
 
+from ..utils._moments import Moments, merge_moments
+
 __all__ = [
+    "block_statistics",
+    "merge_statistics",
+    "parameters_from_statistics",
     "gaussian_parameters",
     "precision_cholesky",
     "precision_cholesky_from_precisions",
@@ -50,54 +64,94 @@ __all__ = [
 COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
 
 
-# -- M-step ------------------------------------------------------------------------------------
-def gaussian_parameters(X, R, reg_covar, covariance_type):
-    """N_k, μ_k and Σ_k from responsibilities R (unnormalised weights: ``π_k ∝ N_k``)."""
-    N = R.sum(axis=0) + 10 * np.finfo(R.dtype).eps  # (K,)
-    mu = (R.T @ X) / N[:, None]  # (K, d)
-    covariances = _COVARIANCES[covariance_type](X, R, N, mu, reg_covar)
-    return N, mu, covariances
+# -- M-step: per-block statistics, merged across blocks ---------------------------------------
+def block_statistics(X, R, covariance_type):
+    """The M-step's statistics of one block of rows, given its responsibilities R.
+
+    ``{"N": (K,), "S": (K, d), ...}`` with N_k = Σ_i r_ik and S_k = Σ_i r_ik x_i, and
+
+    * "full": ``"C"`` (K, d, d), C_k = Σ_i r_ik (x_i − m_k)(x_i − m_k)ᵀ centred at the block's
+      own means m_k = S_k / N_k, merged across blocks by Chan's update;
+    * "tied": ``"XX"`` = XᵀX (d, d), which blocks add;
+    * "diag" and "spherical": ``"Q"`` (K, d), Q_kj = Σ_i r_ik x_ij², which blocks add.
+
+    The whole data are one block (the in-memory fit); Dask blocks merge by
+    :func:`merge_statistics`. "tied", "diag" and "spherical" keep scikit-learn's raw second
+    moments (:func:`parameters_from_statistics` subtracts N_k μ_k μ_kᵀ), so that the in-memory
+    fit stays its arithmetic to the bit; they lose about log₁₀(max‖x‖² / λ_min(Σ)) digits to
+    that subtraction, in memory as on Dask (standardise data whose means dwarf their spread).
+    """
+    N = R.sum(axis=0)  # (K,)
+    S = R.T @ X  # (K, d)
+    if covariance_type == "full":
+        return {"N": N, "S": S, "C": _scatter_full(X, R, _block_means(S, N))}
+    if covariance_type == "tied":
+        return {"N": N, "S": S, "XX": X.T @ X}
+    return {"N": N, "S": S, "Q": R.T @ (X * X)}
 
 
-def _covariances_full(X, R, N, mu, reg_covar):
-    """Σ_k = Σ_i r_ik (x_i − μ_k)(x_i − μ_k)ᵀ / N_k + εI, one component at a time."""
-    K, d = mu.shape
-    Sigma = np.empty((K, d, d))
+def _block_means(S, N):
+    """m_k = S_k / N_k; 0 for a component absent from the block (N_k = 0, whose C_k is 0)."""
+    return S / np.where(N > 0, N, 1.0)[:, None]
+
+
+def _scatter_full(X, R, m):
+    """C_k = Σ_i r_ik (x_i − m_k)(x_i − m_k)ᵀ, one component at a time."""
+    K, d = m.shape
+    C = np.empty((K, d, d))
     sqrt_R = np.sqrt(R)
     for k in range(K):
-        W = X - mu[k]  # (n, d) deviations from μ_k ...
-        W *= sqrt_R[:, k : k + 1]  # ... scaled by √r_ik, so that WᵀW = Σ_i r_ik (x_i − μ_k)(·)ᵀ
-        Sigma[k] = W.T @ W  # a symmetric rank-n update (BLAS syrk)
-        Sigma[k] /= N[k]
-        Sigma[k].flat[:: d + 1] += reg_covar
-    return Sigma
+        W = X - m[k]  # (n, d) deviations from m_k ...
+        W *= sqrt_R[:, k : k + 1]  # ... scaled by √r_ik, so that WᵀW = Σ_i r_ik (x_i − m_k)(·)ᵀ
+        C[k] = W.T @ W  # a symmetric rank-n update (BLAS syrk)
+    return C
 
 
-def _covariances_tied(X, R, N, mu, reg_covar):
-    """Σ = (XᵀX − Σ_k N_k μ_k μ_kᵀ) / Σ_k N_k + εI: the pooled within-component scatter."""
-    d = X.shape[1]
-    Sigma = X.T @ X - (N * mu.T) @ mu
-    Sigma /= N.sum()
-    Sigma.flat[:: d + 1] += reg_covar
-    return Sigma
+def merge_statistics(a, b, covariance_type):
+    """The :func:`block_statistics` of the union of two blocks.
+
+    Sums add (N_k, S_k, XᵀX, Q_k and the E-step's log-likelihood sum). The centred scatters
+    of "full" merge by Chan, Golub and LeVeque's (1979) update, with δ_k = m_bk − m_ak the
+    difference of the two blocks' means of component k::
+
+        C_k = C_ak + C_bk + (N_ak N_bk / N_k) δ_k δ_kᵀ
+    """
+    out = {key: a[key] + b[key] for key in a}
+    if covariance_type == "full":  # one row of moments per component k
+        Na, Nb = a["N"], b["N"]
+        ma = Moments(Na, _block_means(a["S"], Na), a["C"])
+        mb = Moments(Nb, _block_means(b["S"], Nb), b["C"])
+        out["C"] = merge_moments(ma, mb).m2  # (K, d, d); a component absent from a block: 0
+    return out
 
 
-def _covariances_diag(X, R, N, mu, reg_covar):
-    """σ²_kj = Σ_i r_ik x_ij² / N_k − μ_kj² + ε: the diagonal of the full Σ_k."""
-    return (R.T @ (X * X)) / N[:, None] - mu**2 + reg_covar
+def parameters_from_statistics(stats, reg_covar, covariance_type):
+    """N_k, μ_k = S_k / N_k and Σ_k (plus εI) from merged statistics (``π_k ∝ N_k``).
+
+    N_k carries 10·machine-ε, so that an empty component divides by a positive number.
+    """
+    N = stats["N"] + 10 * np.finfo(np.float64).eps  # (K,)
+    mu = stats["S"] / N[:, None]  # (K, d)
+    if covariance_type == "full":
+        Sigma = stats["C"] / N[:, None, None]  # Σ_k = C_k / N_k + εI
+        d = mu.shape[1]
+        Sigma.reshape(len(N), -1)[:, :: d + 1] += reg_covar
+        return N, mu, Sigma
+    if covariance_type == "tied":  # Σ = (XᵀX − Σ_k N_k μ_k μ_kᵀ) / Σ_k N_k + εI
+        Sigma = stats["XX"] - (N * mu.T) @ mu
+        Sigma /= N.sum()
+        Sigma.flat[:: Sigma.shape[0] + 1] += reg_covar
+        return N, mu, Sigma
+    Sigma = stats["Q"] / N[:, None] - mu**2 + reg_covar  # σ²_kj = Q_kj / N_k − μ_kj² + ε
+    if covariance_type == "spherical":  # σ²_k, the mean over features of the σ²_kj
+        Sigma = Sigma.mean(axis=1)
+    return N, mu, Sigma
 
 
-def _covariances_spherical(X, R, N, mu, reg_covar):
-    """σ²_k = the mean over features of the diagonal variances σ²_kj."""
-    return _covariances_diag(X, R, N, mu, reg_covar).mean(axis=1)
-
-
-_COVARIANCES = {
-    "full": _covariances_full,
-    "tied": _covariances_tied,
-    "diag": _covariances_diag,
-    "spherical": _covariances_spherical,
-}
+def gaussian_parameters(X, R, reg_covar, covariance_type):
+    """N_k, μ_k and Σ_k from responsibilities R: the statistics of X as one block."""
+    stats = block_statistics(X, R, covariance_type)
+    return parameters_from_statistics(stats, reg_covar, covariance_type)
 
 
 # -- the precision's Cholesky factor -----------------------------------------------------------

@@ -4,6 +4,7 @@ from scratchlearn._registry import Entry, Family
 
 FAMILY = Family(
     name="mixture",
+    order=120,
     title="Gaussian mixtures fitted by EM",
     stories=("scratchlearn.mixture._showcase",),
     entries=[
@@ -14,7 +15,6 @@ FAMILY = Family(
             demo_params={"n_components": 3, "random_state": 0},
             sklearn="sklearn.mixture.GaussianMixture",
             check_params={"random_state": 0},
-            plot="scratchlearn.mixture._showcase:draw_mixture",
         ),
     ],
 )

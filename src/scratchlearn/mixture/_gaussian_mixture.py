@@ -16,21 +16,29 @@ maximising scatter S_k, which costs ½ Σ_j [log(1 + t_j) − t_j/(1 + t_j)] ≈
 N_k/n (t_j = ε/λ_j, λ_j the eigenvalues of S_k): L may then dip by that much in one step, which
 shows only for a component squeezed onto nearly collinear points (a dip of 2e-8 on iris from a
 random start, where rounded measurements leave variances of ~1e-3).
+
+One EM iteration is one pass over the data: :func:`em_block` turns a block of rows into its
+E-step log-likelihood sum and its M-step statistics, which
+:func:`~scratchlearn.utils._blocks.block_reduce` merges over the blocks of a Dask array (the
+in-memory fit is the one-block case); the M-step then needs the merged statistics only.
 """
 
 from __future__ import annotations
 
 import numbers
+from functools import partial
 
 import numpy as np
 
 from ..base import BaseEstimator, ClusterMixin
+from ..utils._blocks import block_reduce
+from ..utils._dask import check_dask_data, is_dask_collection, map_rows, persist_on_cluster
 from ..utils._fit_record import CONVERGED
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.extmath import logsumexp
 from ..utils.validation import check_is_fitted, check_random_state
 from . import _em
-from ._init import check_initial_parameters, initial_responsibilities
+from ._init import check_dask_init, check_initial_parameters, initial_statistics
 
 __all__ = ["GaussianMixture"]
 
@@ -50,25 +58,57 @@ def _e_step(X, params, covariance_type):
     return log_px, log_joint
 
 
-def _m_step(X, log_R, covariance_type, reg_covar):
-    """θ = (π, μ, Σ, U) maximising the expected complete-data log-likelihood given R."""
-    N, mu, Sigma = _em.gaussian_parameters(X, np.exp(log_R), reg_covar, covariance_type)
+def _log_px_block(X, params, covariance_type):
+    """(n_b,) log p(x_i) of one block."""
+    return _e_step(X, params, covariance_type)[0]
+
+
+def _proba_block(X, params, covariance_type):
+    """(n_b, K) r_ik of one block."""
+    return np.exp(_e_step(X, params, covariance_type)[1])
+
+
+def _labels_block(X, params, covariance_type):
+    """(n_b,) argmax_k log p(x_i, z_i = k) of one block."""
+    return np.argmax(_log_joint(X, params, covariance_type), axis=1)
+
+
+def em_block(X, params, covariance_type):
+    """One block's share of an EM iteration at θ: the E-step's Σ_i log p(x_i) and the M-step's
+    statistics of the responsibilities (:func:`._em.block_statistics`), which blocks merge."""
+    log_px, log_R = _e_step(X, params, covariance_type)
+    stats = _em.block_statistics(X, np.exp(log_R), covariance_type)
+    stats["log_lik"] = float(np.sum(log_px))
+    return stats
+
+
+def log_likelihood_block(X, params, covariance_type):
+    """Σ_i log p(x_i) over one block, which blocks add."""
+    return float(np.sum(_log_px_block(X, params, covariance_type)))
+
+
+def _m_step(stats, covariance_type, reg_covar):
+    """θ = (π, μ, Σ, U) maximising the expected complete-data log-likelihood, from the merged
+    statistics of the responsibilities."""
+    N, mu, Sigma = _em.parameters_from_statistics(stats, reg_covar, covariance_type)
     U = _em.precision_cholesky(Sigma, covariance_type, reg_covar)
     return N / N.sum(), mu, Sigma, U
 
 
-def _em_run(X, params, gm, lower_bound):
+def _em_run(em_pass, n, params, gm, lower_bound):
     """EM from ``params`` until |ΔL| < tol or max_iter: (params, bounds, n_iter, converged).
 
-    ``bounds[t]`` is L(θ_t), computed by the E-step of iteration t + 1 (so, as in
-    scikit-learn, the last bound belongs to the parameters before the last M-step).
+    ``em_pass(θ)`` is :func:`em_block` of the whole data at θ: one pass, over one block in
+    memory or over every block of a Dask array. ``bounds[t]`` is L(θ_t), computed by the
+    E-step of iteration t + 1 (so, as in scikit-learn, the last bound belongs to the parameters
+    before the last M-step).
     """
     bounds, converged = [], False
     for _ in range(gm.max_iter):
         previous = lower_bound
-        log_px, log_R = _e_step(X, params, gm.covariance_type)
-        params = _m_step(X, log_R, gm.covariance_type, gm.reg_covar)
-        lower_bound = float(np.mean(log_px))
+        stats = em_pass(params)
+        params = _m_step(stats, gm.covariance_type, gm.reg_covar)
+        lower_bound = stats["log_lik"] / n
         bounds.append(lower_bound)
         if abs(lower_bound - previous) < gm.tol:
             converged = True
@@ -129,6 +169,24 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
         M-steps, from t = 0 (the starting point) to ``n_iter_`` (the fitted model).
     stop_reason_ : "cost_change" or "max_iter"
 
+    Dask
+    ----
+    A Dask array or DataFrame X is fitted block by block where it lives, one pass per EM
+    iteration: each block runs the E-step at the current θ and returns the M-step's statistics
+    of its responsibilities (N_k, Σ_i r_ik x_i, and the per-component scatter centred at the
+    block's means for "full", merged by Chan's update; XᵀX for "tied"; Σ_i r_ik x_i² for "diag"
+    and "spherical") with its Σ_i log p(x_i); the statistics add up to the in-memory ones,
+    (K + K·d + K·d² or d² or K·d + 1)·8 bytes per block, and θ goes back to the blocks. The
+    start: "kmeans" fits :class:`~scratchlearn.cluster.KMeans` on the cluster (the in-memory
+    one below its seeding sample of 10 000 rows); "random" draws each block's rows of the
+    in-memory stream on its worker (a PCG64 generator jumped ahead); "random_from_data"
+    gathers its K rows; "k-means++" is refused (it needs all rows in one place), as are
+    non-PCG64 generators for "random". From the same start the fit is the in-memory one up to
+    summation order. One more pass gives the final bound; ``fit_predict``, ``predict``,
+    ``predict_proba`` and ``score_samples`` are lazy Dask arrays; ``score``, ``bic`` and
+    ``aic`` are numbers (one pass). X is kept in the workers' memory during the fit when it
+    fills at most half of it; otherwise every pass reads it again.
+
     Examples
     --------
     >>> import numpy as np
@@ -141,6 +199,26 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
     >>> print(np.sort(gm.weights_).round(2))
     [0.3  0.33 0.37]
     """
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "weights_": ("float64", ("n_components",)),
+        "means_": ("float64", ("n_components", "n_features_in_")),
+        "covariances_": ("float64", None),
+        "precisions_cholesky_": ("float64", None),
+        "precisions_": ("float64", None),
+    }
+
+    def _check_fitted_state(self):
+        """The covariance arrays have the shape covariance_type implies."""
+        k, d = self.n_components, self.n_features_in_
+        shape = {"full": (k, d, d), "tied": (d, d), "diag": (k, d), "spherical": (k,)}[
+            self.covariance_type
+        ]
+        for name in ("covariances_", "precisions_cholesky_", "precisions_"):
+            if getattr(self, name).shape != shape:
+                raise ValueError(f"{name} has shape {getattr(self, name).shape}, expected {shape}")
 
     _parameter_constraints = {
         "n_components": [Interval(numbers.Integral, 1, None, closed="left")],
@@ -199,8 +277,8 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
         w0, mu0, P0 = given
         ctype = self.covariance_type
         if w0 is None or mu0 is None or P0 is None:
-            R = initial_responsibilities(X, self.n_components, self.init_params, rng)
-            N, mu, Sigma = _em.gaussian_parameters(X, R, self.reg_covar, ctype)
+            stats = initial_statistics(X, self.n_components, self.init_params, ctype, rng)
+            N, mu, Sigma = _em.parameters_from_statistics(stats, self.reg_covar, ctype)
             w = N / X.shape[0]
         if w0 is not None:
             w = w0
@@ -213,6 +291,15 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
             Sigma = _em.covariances_from_precision_cholesky(U, ctype)
         return w, mu, Sigma, U
 
+    def _fit_data(self, X):
+        """(X to read at every pass, X the lazy labels are drawn from): validated NumPy, or a
+        Dask array checked block by block and kept in the workers' memory when it fits."""
+        if not is_dask_collection(X):
+            X = self._validate_data(X, dtype=np.float64)
+            return X, X
+        X = check_dask_data(self, X)[0]
+        return persist_on_cluster(X)[0], X
+
     def fit(self, X, y=None):
         """Fit the mixture by EM (see :meth:`fit_predict`). Returns self."""
         self.fit_predict(X, y)
@@ -222,10 +309,16 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
         """Fit by EM and return each sample's most probable component under the fitted model.
 
         The labels come from a final E-step with the kept parameters, so they equal
-        ``fit(X).predict(X)`` whatever ``max_iter`` and ``tol``.
+        ``fit(X).predict(X)`` whatever ``max_iter`` and ``tol`` (a lazy Dask array on Dask
+        input).
         """
         self._validate_params()
-        X = self._validate_data(X, dtype=np.float64)
+        warm = self.warm_start and hasattr(self, "converged_")
+        starts = (self.weights_init, self.means_init, self.precisions_init)
+        rng = check_random_state(self.random_state)
+        if is_dask_collection(X) and not warm and any(v is None for v in starts):
+            check_dask_init(self.init_params, rng)  # before any pass over the data
+        X, X_source = self._fit_data(X)
         n, d = X.shape
         if n < self.n_components:
             raise ValueError(
@@ -233,15 +326,19 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
                 f"n_samples={n} < n_components={self.n_components}."
             )
         given = check_initial_parameters(self, d)
-        warm = self.warm_start and hasattr(self, "converged_")
-        rng = check_random_state(self.random_state)
+        ctype = self.covariance_type
+        merge = partial(_em.merge_statistics, covariance_type=ctype)
+
+        def em_pass(params):  # one pass over the data; the in-memory fit is one block
+            return block_reduce(em_block, X, static=(params, ctype), combine=merge)
+
         best = None
         for _ in range(1 if warm else self.n_init):
             if warm:
                 start, bound0 = self._parameters(), self.lower_bound_
             else:
                 start, bound0 = self._initial_parameters(X, given, rng), -np.inf
-            run = _em_run(X, start, self, bound0)
+            run = _em_run(em_pass, n, start, self, bound0)
             last = run[1][-1] if run[1] else -np.inf
             if best is None or last > best[0]:
                 best = (last, *run)
@@ -250,16 +347,21 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
         self.converged_ = converged
         self.lower_bound_ = lower_bound
         self.lower_bounds_ = bounds
-        log_px, log_R = _e_step(X, params, self.covariance_type)  # the final E-step
+        if is_dask_collection(X):  # the final E-step: one more pass, and lazy labels
+            final = block_reduce(log_likelihood_block, X, static=(params, ctype)) / n
+            labels = self._map_rows(_labels_block, X_source)
+        else:
+            log_px, log_R = _e_step(X, params, ctype)
+            final, labels = float(np.mean(log_px)), np.argmax(log_R, axis=1)
         reason = "cost_change" if converged else "max_iter"
         self._record_fit(
             n_iter,
-            {"objective": [-b for b in bounds] + [-float(np.mean(log_px))]},
+            {"objective": [-b for b in bounds] + [-final]},
             reason,
             criterion=f"|ΔL| < tol={self.tol}",
             met=CONVERGED | ({"max_iter"} if self.max_iter == 0 else set()),
         )
-        return np.argmax(log_R, axis=1)
+        return labels
 
     def _parameters(self):
         return self.weights_, self.means_, self.covariances_, self.precisions_cholesky_
@@ -271,23 +373,47 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
     # -- using the fitted model --------------------------------------------------------------
     def _check_X(self, X):
         check_is_fitted(self, "means_")
+        if is_dask_collection(X):
+            return check_dask_data(self, X, reset=False)[0]
         return self._validate_data(X, reset=False, dtype=np.float64)
 
+    def _map_rows(self, block_fn, X, n_out=None, dtype=np.intp):
+        """``block_fn(X_b, θ, covariance_type)`` on each row block of a Dask X, lazily."""
+        fn = partial(block_fn, params=self._parameters(), covariance_type=self.covariance_type)
+        return map_rows(fn, X, n_out=n_out, dtype=dtype)
+
     def score_samples(self, X):
-        """log p(x_i) = logsumexp_k (log π_k + log N(x_i | μ_k, Σ_k)), per sample."""
-        return _e_step(self._check_X(X), self._parameters(), self.covariance_type)[0]
+        """log p(x_i) = logsumexp_k (log π_k + log N(x_i | μ_k, Σ_k)), per sample (lazy on
+        Dask)."""
+        X = self._check_X(X)
+        if is_dask_collection(X):
+            return self._map_rows(_log_px_block, X, dtype=np.float64)
+        return _log_px_block(X, self._parameters(), self.covariance_type)
+
+    def _mean_log_likelihood(self, X):
+        """(L(θ) on X, n): one pass over the blocks of a Dask X, one block in memory."""
+        X = self._check_X(X)
+        params = (self._parameters(), self.covariance_type)
+        return block_reduce(log_likelihood_block, X, static=params) / X.shape[0], X.shape[0]
 
     def score(self, X, y=None):
-        """L(θ) on X: the mean of :meth:`score_samples`."""
-        return float(np.mean(self.score_samples(X)))
+        """L(θ) on X: the mean of :meth:`score_samples` (a number, also on Dask)."""
+        return self._mean_log_likelihood(X)[0]
 
     def predict_proba(self, X):
-        """(n, K) responsibilities r_ik = p(z = k | x_i)."""
-        return np.exp(_e_step(self._check_X(X), self._parameters(), self.covariance_type)[1])
+        """(n, K) responsibilities r_ik = p(z = k | x_i) (lazy on Dask)."""
+        X = self._check_X(X)
+        if is_dask_collection(X):
+            return self._map_rows(_proba_block, X, n_out=len(self.weights_), dtype=np.float64)
+        return _proba_block(X, self._parameters(), self.covariance_type)
 
     def predict(self, X):
-        """The most probable component argmax_k r_ik = argmax_k log p(x_i, z_i = k)."""
-        return np.argmax(_log_joint(self._check_X(X), self._parameters(), self.covariance_type), 1)
+        """The most probable component argmax_k r_ik = argmax_k log p(x_i, z_i = k) (lazy on
+        Dask)."""
+        X = self._check_X(X)
+        if is_dask_collection(X):
+            return self._map_rows(_labels_block, X)
+        return _labels_block(X, self._parameters(), self.covariance_type)
 
     def sample(self, n_samples=1):
         """(X, labels): n_samples draws, component counts multinomial(n_samples, π).
@@ -333,9 +459,15 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
 
     def bic(self, X):
         """Bayesian information criterion −2 n L(θ) + p log n (lower is better)."""
-        n = np.shape(X)[0]
-        return -2.0 * self.score(X) * n + self._n_parameters() * np.log(n)
+        L, n = self._mean_log_likelihood(X)
+        return -2.0 * L * n + self._n_parameters() * np.log(n)
 
     def aic(self, X):
         """Akaike information criterion −2 n L(θ) + 2p (lower is better)."""
-        return -2.0 * self.score(X) * np.shape(X)[0] + 2.0 * self._n_parameters()
+        L, n = self._mean_log_likelihood(X)
+        return -2.0 * L * n + 2.0 * self._n_parameters()
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t["dask"] = True  # EM as one reduction of block statistics per iteration
+        return t

@@ -1,4 +1,5 @@
-"""Starting points of EM: initial responsibilities, and the checks of user-given parameters.
+"""Starting points of EM: the statistics of the initial responsibilities, and the checks of
+user-given parameters.
 
 ``init_params`` chooses the responsibilities R⁰ from which the first M-step computes π, μ, Σ:
 
@@ -12,17 +13,33 @@ scikit-learn's "k-means++" and "random_from_data" put a one on the K seed rows o
 first model has covariances of ``reg_covar`` and weights summing to K/n; its first E-step then
 gives the one-hot nearest-seed responsibilities used here. We start one EM iteration later
 with sensible parameters, so ``n_iter_`` is one less than scikit-learn's from the same seeds.
+
+R⁰ is never formed whole: each row block turns its share of it into the M-step's statistics
+(:func:`~._em.block_statistics`), through :func:`~scratchlearn.utils._blocks.block_reduce`, so
+that the in-memory start is the one-block case of the Dask one. On a Dask array, "kmeans" fits
+our KMeans on the cluster (its labels stay a lazy Dask array beside X's blocks);
+"random_from_data" gathers its K rows; "random" regenerates each block's rows of the in-memory
+draw ``rng.uniform(size=(n, K))`` on the worker, from the generator's state advanced by
+(first row)·K draws (PCG64 jumps ahead in O(log n) steps, one double per draw), so the start
+is the in-memory one whatever the chunking. "k-means++" needs every row in one place to draw
+its seeds, and is refused on Dask input.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import numpy as np
 
 from ..cluster import KMeans, kmeans_plusplus
 from ..metrics.pairwise import euclidean_distances
+from ..utils._blocks import block_reduce, is_dask_collection
 from ..utils.validation import check_array
+from ._em import block_statistics, merge_statistics
 
-__all__ = ["initial_responsibilities", "check_initial_parameters"]
+__all__ = ["initial_statistics", "check_dask_init", "check_initial_parameters"]
+
+_JUMPING_GENERATORS = ("PCG64", "PCG64DXSM")  # advance(δ) skips δ 64-bit draws (= δ doubles)
 
 
 def _nearest(X, C):
@@ -31,7 +48,8 @@ def _nearest(X, C):
 
 
 def _kmeans_labels(X, K, rng):
-    """The k-means partition of init_params="kmeans": one k-means++ start, Lloyd to the end."""
+    """The k-means partition of init_params="kmeans": one k-means++ start, Lloyd to the end
+    (a lazy Dask array of labels when X is a Dask array)."""
     return KMeans(n_clusters=K, n_init=1, random_state=rng).fit(X).labels_
 
 
@@ -41,19 +59,88 @@ def _one_hot(labels, K):
     return R
 
 
-def initial_responsibilities(X, K, init_params, rng):
-    """(n, K) responsibilities R⁰ for the first M-step (see the module docstring)."""
-    n = X.shape[0]
-    if init_params == "kmeans":
-        return _one_hot(_kmeans_labels(X, K, rng), K)
-    if init_params == "random":
-        R = rng.uniform(size=(n, K))
-        return R / R.sum(axis=1, keepdims=True)
+# -- the statistics of R⁰ on one block of rows ----------------------------------------------------
+def _labels_block(X, labels, K, covariance_type):
+    """R⁰ one-hot on given labels (k-means)."""
+    return block_statistics(X, _one_hot(np.asarray(labels), K), covariance_type)
+
+
+def _nearest_seed_block(X, seeds, K, covariance_type):
+    """R⁰ one-hot on the nearest seed row."""
+    return block_statistics(X, _one_hot(_nearest(X, seeds), K), covariance_type)
+
+
+def _uniform_rows(rng, n, K):
+    """Rows of uniform numbers normalised to sum to one."""
+    R = rng.uniform(size=(n, K))
+    return R / R.sum(axis=1, keepdims=True)
+
+
+def _uniform_block(X, rows, K, covariance_type, state):
+    """R⁰ of the rows ``rows`` (global indices, consecutive) of the in-memory uniform draw: the
+    generator of ``state`` advanced past the rows before them, K doubles per row."""
+    bit_generator = getattr(np.random, state["bit_generator"])()
+    bit_generator.state = state
+    if len(rows):
+        bit_generator.advance(int(rows[0]) * K)
+    R = _uniform_rows(np.random.Generator(bit_generator), X.shape[0], K)
+    return block_statistics(X, R, covariance_type)
+
+
+def check_dask_init(init_params, rng):
+    """Refuse, before any pass, the starts that a Dask array cannot reproduce."""
     if init_params == "k-means++":
-        seeds = kmeans_plusplus(X, K, np.ones(X.shape[0]), rng)
+        raise ValueError(
+            "GaussianMixture cannot use init_params='k-means++' on a Dask array: its seeds are "
+            "drawn from all rows in one place. On Dask input use init_params='kmeans' (KMeans "
+            "fitted on the cluster), 'random' or 'random_from_data', or give weights_init, "
+            "means_init and precisions_init."
+        )
+    name = type(rng.bit_generator).__name__
+    if init_params == "random" and name not in _JUMPING_GENERATORS:
+        raise ValueError(
+            "GaussianMixture with init_params='random' on a Dask array draws each block's rows "
+            "by jumping a PCG64 generator ahead (numpy.random.default_rng, or an int "
+            f"random_state); got a {name} generator. Pass an int or a PCG64 Generator as "
+            "random_state, or use init_params='kmeans' or 'random_from_data'."
+        )
+
+
+def initial_statistics(X, K, init_params, covariance_type, rng):
+    """The M-step statistics of the initial responsibilities R⁰ (see the module docstring)."""
+    n = X.shape[0]
+    merge = partial(merge_statistics, covariance_type=covariance_type)
+    if init_params == "kmeans":
+        labels = _kmeans_labels(X, K, rng)
+        return block_reduce(_labels_block, X, labels, static=(K, covariance_type), combine=merge)
+    if init_params == "random":
+        if not is_dask_collection(X):
+            return block_statistics(X, _uniform_rows(rng, n, K), covariance_type)
+        import dask.array as da
+
+        bit_generator = rng.bit_generator
+        state = bit_generator.state
+        rows = da.arange(n, chunks=X.chunks[0])
+        stats = block_reduce(
+            _uniform_block, X, rows, static=(K, covariance_type, state), combine=merge
+        )
+        # leave the generator as if the n·K draws had been made here
+        buffer = _buffered(bit_generator.state)
+        bit_generator.advance(n * K)
+        bit_generator.state = {**bit_generator.state, **buffer}
+        return stats
+    if init_params == "k-means++":
+        seeds = X[kmeans_plusplus(X, K, np.ones(n), rng)]
     else:  # "random_from_data"
-        seeds = rng.choice(n, size=K, replace=False)
-    return _one_hot(_nearest(X, X[seeds]), K)
+        seeds = X[rng.choice(n, size=K, replace=False)]
+        seeds = seeds.compute() if is_dask_collection(seeds) else seeds
+    return block_reduce(_nearest_seed_block, X, static=(seeds, K, covariance_type), combine=merge)
+
+
+def _buffered(state):
+    """The generator's buffered 32-bit half-draw, which drawing doubles leaves untouched and
+    ``advance`` would clear."""
+    return {key: state[key] for key in ("has_uint32", "uinteger") if key in state}
 
 
 # -- user-given starting parameters -------------------------------------------------------------

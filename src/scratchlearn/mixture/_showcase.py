@@ -6,8 +6,6 @@
    in that partition's local maximum: the starting point matters.
 2. BIC against the number of components for the four covariance types: the minimum picks the
    number of clusters and the shape.
-
-Also the command line's hook ``draw_mixture`` (``scratchlearn fit gaussian-mixture --plot``).
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ import numpy as np
 from ..cluster import KMeans
 from ._gaussian_mixture import GaussianMixture
 
-__all__ = ["showcase", "figures", "draw_mixture", "elongated_clusters"]
+__all__ = ["showcase", "figures", "elongated_clusters"]
 
 _TYPES = ("full", "tied", "diag", "spherical")
 
@@ -130,12 +128,3 @@ def _bic_figure(fig) -> None:
 def figures():
     """The figures of this story: ``[(file name, draw(fig)), ...]``."""
     return [("gmm_vs_kmeans.png", _kmeans_vs_gmm_figure), ("gmm_bic.png", _bic_figure)]
-
-
-# -- command-line hook (named in mixture/_entries.py) -------------------------------------------
-def draw_mixture(ax, estimator, X, y=None, target_names=None) -> str:
-    """``scratchlearn fit gaussian-mixture --plot``: the components over the first two features."""
-    from ..plotting import plot_gmm
-
-    plot_gmm(estimator, X, ax=ax)
-    return "the components' ellipses over features 0 and 1"

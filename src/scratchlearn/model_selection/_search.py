@@ -15,7 +15,6 @@ all the data. It is itself an estimator: ``predict`` and friends go to the refit
 from __future__ import annotations
 
 import numbers
-import sys
 import time
 import warnings
 from collections.abc import Mapping, Sequence
@@ -26,7 +25,7 @@ import numpy as np
 from ..base import BaseEstimator, clone
 from ..utils._available_if import available_if
 from ..utils._param_validation import N_JOBS, HasMethods, Interval, StrOptions
-from ..utils.parallel import run_tasks
+from ..utils.parallel import progress_bar, run_tasks
 from ..utils.validation import check_is_fitted
 from ._split import check_cv
 from ._validation import (
@@ -321,16 +320,8 @@ class GridSearchCV(BaseEstimator):
                 score_params=score_params,
             )
 
-        bar = None
-        if self.verbose:
-            from tqdm import tqdm
-
-            bar = tqdm(total=J * K, file=sys.stderr, desc=f"GridSearchCV {J}x{K} fits", unit="fit")
-        try:
+        with progress_bar(self.verbose, J * K, f"GridSearchCV {J}x{K} fits", "fit") as bar:
             results = run_tasks(run, tasks, self.n_jobs, progress=bar)
-        finally:
-            if bar is not None:
-                bar.close()
         _warn_or_raise_failures(results)
 
         self.cv_results_ = self._format_results(candidates, scorers, results, J, K)

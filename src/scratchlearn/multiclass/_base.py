@@ -58,6 +58,13 @@ def has_method(name):
 class _BaseMultiClass(ClassifierMixin, BaseEstimator):
     """Parameters, validation and threads of the two strategies (see the module docstring)."""
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "classes_": ("label", ("n_classes_",)),
+        "estimators_": ("[estimator]", ("*",)),
+    }
+
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
         "n_jobs": N_JOBS,

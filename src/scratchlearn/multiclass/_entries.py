@@ -10,6 +10,7 @@ _SK = "sklearn.multiclass."
 
 FAMILY = Family(
     name="multiclass",
+    order=100,
     title="One-vs-rest and one-vs-one: binary classifiers made multi-class",
     stories=("scratchlearn.multiclass._showcase",),
     entries=[

@@ -25,23 +25,34 @@ import numpy as np
 from ..utils.validation import check_is_fitted
 from ._base import _BaseMultiClass, is_pairwise
 
-__all__ = ["OneVsOneClassifier", "ovo_decision"]
+__all__ = ["OneVsOneClassifier", "pairs", "ovo_votes", "ovo_scores"]
 
 
-def ovo_decision(predictions, scores, K):
-    """``D`` (n, K) from the pairwise 0/1 predictions and scores (n, K(K − 1)/2), pairs in order."""
-    n = predictions.shape[0]
-    votes = np.zeros((n, K))
-    S = np.zeros((n, K))  # summed confidences
-    pair = 0
-    for i in range(K):
-        for j in range(i + 1, K):
-            S[:, i] -= scores[:, pair]
-            S[:, j] += scores[:, pair]
-            votes[:, i] += predictions[:, pair] == 0
-            votes[:, j] += predictions[:, pair] == 1
-            pair += 1
-    return votes + S / (3.0 * (np.abs(S) + 1.0))
+def pairs(K):
+    """The K(K − 1)/2 pairs (i, j), i < j, in order (0, 1), (0, 2), …, (K − 2, K − 1)."""
+    return [(i, j) for i in range(K) for j in range(i + 1, K)]
+
+
+def ovo_votes(to_j, K):
+    """``v`` (n, K): the votes of the pairs, from ``to_j`` (n, K(K − 1)/2), pairs in order,
+    True where pair (i, j) votes for c_j (and so not for c_i)."""
+    votes = np.zeros((to_j.shape[0], K))
+    for p, (i, j) in enumerate(pairs(K)):
+        votes[:, i] += ~to_j[:, p]
+        votes[:, j] += to_j[:, p]
+    return votes
+
+
+def ovo_scores(to_j, scores, K):
+    """``D = v + S / (3(|S| + 1))`` (n, K): the votes of :func:`ovo_votes` plus the squashed
+    summed confidences ``S_k``, from ``scores`` (n, K(K − 1)/2), pair (i, j)'s confidence,
+    positive towards c_j. The one-vs-one vote of :class:`OneVsOneClassifier` and of
+    :class:`~scratchlearn.svm.SVC` (its "ovr" decision shape)."""
+    S = np.zeros((scores.shape[0], K))  # summed confidences
+    for p, (i, j) in enumerate(pairs(K)):
+        S[:, i] -= scores[:, p]
+        S[:, j] += scores[:, p]
+    return ovo_votes(to_j, K) + S / (3.0 * (np.abs(S) + 1.0))
 
 
 class OneVsOneClassifier(_BaseMultiClass):
@@ -85,6 +96,15 @@ class OneVsOneClassifier(_BaseMultiClass):
     0.973
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"pairwise_indices_": (None, None, "optional")}
+
+    def _check_fitted_state(self):
+        """One learner per pair of classes."""
+        K = len(self.classes_)
+        if len(self.estimators_) != K * (K - 1) // 2:
+            raise ValueError(f"estimators_ has {len(self.estimators_)} learners for {K} classes")
+
     def fit(self, X, y):
         """Fit one clone of ``estimator`` per pair of classes on that pair's rows; returns self."""
         base, X, codes = self._check_fit(X, y)
@@ -95,9 +115,7 @@ class OneVsOneClassifier(_BaseMultiClass):
                 f"square; got shape {X.shape}."
             )
         K = self.n_classes_
-        rows = [
-            np.flatnonzero((codes == i) | (codes == j)) for i in range(K) for j in range(i + 1, K)
-        ]
+        rows = [np.flatnonzero((codes == i) | (codes == j)) for i, j in pairs(K)]
         targets = []
         for r in rows:
             Xr = X[np.ix_(r, r)] if pairwise else X[r]  # the Gram matrix of the pair's rows
@@ -115,7 +133,7 @@ class OneVsOneClassifier(_BaseMultiClass):
         else:
             Xs = [X[:, r] for r in self.pairwise_indices_]
         predictions = np.column_stack([h.predict(Xk) for h, Xk in zip(self.estimators_, Xs)])
-        D = ovo_decision(predictions, self._scores(Xs), self.n_classes_)
+        D = ovo_scores(predictions == 1, self._scores(Xs), self.n_classes_)
         return D[:, 1] if self.n_classes_ == 2 else D
 
     def predict(self, X):

@@ -61,6 +61,13 @@ class OneVsRestClassifier(_BaseMultiClass):
     0.953
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    def _check_fitted_state(self):
+        """One learner per class, or one for two classes."""
+        K = len(self.classes_)
+        if len(self.estimators_) != (1 if K == 2 else K):
+            raise ValueError(f"estimators_ has {len(self.estimators_)} learners for {K} classes")
+
     def fit(self, X, y):
         """Fit one clone of ``estimator`` per class on ``[y = c_k]``; returns self."""
         base, X, codes = self._check_fit(X, y)

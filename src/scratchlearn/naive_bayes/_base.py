@@ -135,6 +135,14 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
     _block_stat = None  # staticmethod: (X_b, y_b, w_b, *args) -> keyed statistic (a dict)
     _combine = None  # staticmethod: (stat_a, stat_b) -> stat of the union of the two blocks
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "classes_": ("label", ("n_classes",)),
+        "class_count_": ("float64", ("n_classes",)),
+        "class_log_prior_": ("float64", ("n_classes",)),
+    }
+
     def _stat_args(self) -> tuple:
         """The extra (non row-aligned) arguments of ``_block_stat``."""
         return ()

@@ -258,6 +258,23 @@ class CategoricalNB(_BaseNB):
     _block_stat = staticmethod(category_counts)
     _combine = staticmethod(merge_category_counts)
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "categories_": ("[label]", ("n_features_in_", "*")),
+        "n_categories_": ("int", ("n_features_in_",)),
+        "category_count_": ("[float64]", ("n_features_in_", "n_classes", "*")),
+        "feature_log_prob_": ("[float64]", ("n_features_in_", "n_classes", "*")),
+    }
+
+    def _check_fitted_state(self):
+        """Feature j has n_categories_[j] columns in category_count_ and feature_log_prob_."""
+        for j, n in enumerate(self.n_categories_):
+            if not (self.category_count_[j].shape[1] == self.feature_log_prob_[j].shape[1] == n):
+                raise ValueError(
+                    f"feature {j} has {n} categories in n_categories_, but not in "
+                    "category_count_ or feature_log_prob_"
+                )
+
     _parameter_constraints = {
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
         "fit_prior": ["boolean"],

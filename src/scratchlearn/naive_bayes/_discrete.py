@@ -109,6 +109,12 @@ def add_counts(a, b):
 class _BaseDiscreteNB(_BaseNB):
     """Counting naive Bayes: ``class_count_``, ``feature_count_`` and their smoothed logs."""
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "feature_count_": ("float64", ("n_classes", "n_features_in_")),
+        "feature_log_prob_": ("float64", ("n_classes", "n_features_in_")),
+    }
+
     _parameter_constraints = {
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
         "fit_prior": ["boolean"],
@@ -322,6 +328,9 @@ class BernoulliNB(_BaseDiscreteNB):
     """
 
     _block_stat = staticmethod(bernoulli_counts)
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"_neg_log_prob": ("float64", ("n_classes", "n_features_in_"))}
 
     _parameter_constraints = {
         **_BaseDiscreteNB._parameter_constraints,

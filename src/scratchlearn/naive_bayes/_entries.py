@@ -6,6 +6,7 @@ _SK = "sklearn.naive_bayes."
 
 FAMILY = Family(
     name="naive_bayes",
+    order=40,
     title="Naive Bayes for numbers, binary features, categories and text",
     stories=("scratchlearn.naive_bayes._showcase",),
     entries=[

@@ -9,7 +9,8 @@ Symbols: ``n`` samples, ``d`` features, ``K`` classes; ``N_c`` the (weighted) co
     \\log P(x_j \\mid c) = -\\tfrac12 \\log(2π σ^2_{jc}) - \\frac{(x_j - μ_{jc})^2}{2 σ^2_{jc}}
 
 Streaming statistics: each class keeps ``N_c``, ``μ_c`` and ``M2_c = Σ_i w_i (x_i − μ_c)²``;
-a new batch is merged with the pairwise update of Chan, Golub and LeVeque,
+a new batch is merged with the pairwise update of Chan, Golub and LeVeque
+(:func:`~scratchlearn.utils._moments.merge_moments`), row by row over the classes,
 
 .. math::
 
@@ -26,23 +27,11 @@ import numbers
 
 import numpy as np
 
+from ..utils._moments import Moments, merge_moments
 from ..utils._param_validation import Interval
 from ._base import _BaseNB, align_classes, encode_labels, expand_rows, one_hot
 
 __all__ = ["GaussianNB"]
-
-
-def merge_moments(n_a, mu_a, m2_a, n_b, mu_b, m2_b):
-    """(N, μ, M2) of the union of two samples from their parts (Chan et al.), row-wise.
-
-    ``n_*`` have shape (K,), ``mu_*`` and ``m2_*`` shape (K, d); rows with ``N = 0`` stay 0.
-    """
-    n = n_a + n_b  # (K,)
-    safe = np.where(n > 0, n, 1.0)[:, None]
-    delta = mu_b - mu_a  # (K, d)
-    mu = mu_a + delta * (n_b[:, None] / safe)
-    m2 = m2_a + m2_b + delta**2 * (n_a * n_b)[:, None] / safe
-    return n, mu, m2
 
 
 def class_moments(X, Y, idx):
@@ -57,7 +46,7 @@ def class_moments(X, Y, idx):
     np.subtract(X, R, out=R)
     R *= R
     m2 = Y.T @ R  # M2_c = Σ_i w_i (x_i − μ_c)², (K, d)
-    return N, mu, m2
+    return Moments(N, mu, m2)
 
 
 def gaussian_stats(X, y, w):
@@ -68,17 +57,15 @@ def gaussian_stats(X, y, w):
     """
     X = np.asarray(X, dtype=np.float64)
     classes, idx = encode_labels(y)
-    n_b, mu_b, m2_b = class_moments(X, one_hot(idx, classes.shape[0], w), idx)
+    per_class = class_moments(X, one_hot(idx, classes.shape[0], w), idx)
     d = X.shape[1]
     if w is None or np.all(w == 1.0):  # unit weights: the rows' moments merge the classes'
-        n_x, mu_x, m2_x = np.zeros(1), np.zeros((1, d)), np.zeros((1, d))
-        for c in range(n_b.shape[0]):
-            n_x, mu_x, m2_x = merge_moments(
-                n_x, mu_x, m2_x, n_b[c : c + 1], mu_b[c : c + 1], m2_b[c : c + 1]
-            )
+        rows = Moments(np.zeros(1), np.zeros((1, d)), np.zeros((1, d)))
+        for c in range(per_class.weight.shape[0]):
+            rows = merge_moments(rows, Moments(*(v[c : c + 1] for v in per_class)))
     else:
-        n_x, mu_x, m2_x = class_moments(X, np.ones((X.shape[0], 1)), np.zeros(X.shape[0], int))
-    return {"classes": classes, "class": (n_b, mu_b, m2_b), "rows": (n_x, mu_x, m2_x)}
+        rows = class_moments(X, np.ones((X.shape[0], 1)), np.zeros(X.shape[0], int))
+    return {"classes": classes, "class": per_class, "rows": rows}
 
 
 def merge_gaussian_stats(a, b):
@@ -87,9 +74,10 @@ def merge_gaussian_stats(a, b):
     classes, ia, ib = align_classes(a["classes"], b["classes"])
     K = classes.shape[0]
     per_class = merge_moments(
-        *(expand_rows(v, ia, K) for v in a["class"]), *(expand_rows(v, ib, K) for v in b["class"])
+        Moments(*(expand_rows(v, ia, K) for v in a["class"])),
+        Moments(*(expand_rows(v, ib, K) for v in b["class"])),
     )
-    return {"classes": classes, "class": per_class, "rows": merge_moments(*a["rows"], *b["rows"])}
+    return {"classes": classes, "class": per_class, "rows": merge_moments(a["rows"], b["rows"])}
 
 
 def joint_log_likelihood_reference(X, theta, var, log_prior):
@@ -164,6 +152,18 @@ class GaussianNB(_BaseNB):
     _block_stat = staticmethod(gaussian_stats)
     _combine = staticmethod(merge_gaussian_stats)
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "theta_": ("float64", ("n_classes", "n_features_in_")),
+        "var_": ("float64", ("n_classes", "n_features_in_")),
+        "_m2": ("float64", ("n_classes", "n_features_in_")),
+        "class_prior_": ("float64", ("n_classes",)),
+        "epsilon_": ("float64", ()),
+        "_n_seen": ("float64", ("n_blocks",)),
+        "_x_mean": ("float64", ("n_blocks", "n_features_in_")),
+        "_x_m2": ("float64", ("n_blocks", "n_features_in_")),
+    }
+
     _parameter_constraints = {
         "priors": ["array-like", None],
         "var_smoothing": [Interval(numbers.Real, 0, None, closed="left")],
@@ -180,19 +180,19 @@ class GaussianNB(_BaseNB):
 
     def _zero_state(self, d):
         K = self.classes_.shape[0]
-        per_class = (np.zeros(K), np.zeros((K, d)), np.zeros((K, d)))
-        rows = (np.zeros(1), np.zeros((1, d)), np.zeros((1, d)))
+        per_class = Moments(np.zeros(K), np.zeros((K, d)), np.zeros((K, d)))
+        rows = Moments(np.zeros(1), np.zeros((1, d)), np.zeros((1, d)))
         return {"classes": self.classes_, "class": per_class, "rows": rows}
 
     def _state(self):
         return {
             "classes": self.classes_,
-            "class": (self.class_count_, self.theta_, self._m2),
-            "rows": (self._n_seen, self._x_mean, self._x_m2),
+            "class": Moments(self.class_count_, self.theta_, self._m2),
+            "rows": Moments(self._n_seen, self._x_mean, self._x_m2),
         }
 
     def _class_weights(self, stat):
-        return stat["class"][0]
+        return stat["class"].weight
 
     def _set_state(self, stat):
         self.class_count_, self.theta_, self._m2 = stat["class"]

@@ -98,6 +98,26 @@ def _object_array(parts):
 class NeighborsBase(BaseEstimator):
     """Stores the training points; resolves the metric and the algorithm once, in ``fit``."""
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "n_samples_fit_": ("int", ()),
+        "_fit_X": ("float64", ("n_samples_fit_", "n_features_in_")),
+        "effective_metric_": ("str", ()),
+        "effective_metric_params_": ("dict", None),
+        "_fit_method": ("str", ()),
+    }
+
+    def _check_fitted_state(self):
+        """A known search method, and no k-d tree from the file (it is rebuilt from _fit_X)."""
+        if self._fit_method not in ("brute", "kd_tree") or "_tree" in vars(self):
+            raise ValueError(f"_fit_method {self._fit_method!r} or a stored _tree")
+        y = vars(self).get("_y")
+        if y is not None and (
+            not isinstance(y, np.ndarray) or y.shape[:1] != (self.n_samples_fit_,)
+        ):
+            raise ValueError(f"_y must have one row per sample of _fit_X ({self.n_samples_fit_})")
+
     _parameter_constraints = {
         "algorithm": [StrOptions({"auto", "brute", "kd_tree"})],
         "leaf_size": [Interval(numbers.Integral, 1, None, closed="left")],

@@ -36,6 +36,13 @@ def _vote(codes, w, rows, K, n):
 
 
 class _ClassifierBase(ClassifierMixin, NeighborsBase):
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "classes_": ("label", ("n_classes",)),
+        "_y": ("int", ("n_samples_fit_",)),
+        "outlier_label_": (None, None, "optional"),
+    }
+
     def fit(self, X, y):
         """Store the training points and their labels. Returns self."""
         y = self._fit(X, y)

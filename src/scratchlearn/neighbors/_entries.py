@@ -1,8 +1,10 @@
 """Registry entries of the neighbour estimators (see :mod:`scratchlearn._registry`).
 
-``NearestNeighbors`` is not registered: it has no task (no predict, transform or labels), so
-the command line, the demo and the common checks have nothing to call on it. Its queries are
-tested in ``tests/neighbors``.
+``NearestNeighbors`` has no predict, transform or labels: its task is "neighbors" (an index
+answering ``kneighbors``), which the command line reports by the distances to the nearest
+training rows and ``scratchlearn predict`` answers with the k nearest rows. ``KDTree`` is the
+index behind ``NearestNeighbors(algorithm="kd_tree")``; built from X by its constructor
+(scikit-learn's API), it is not an estimator and is reached through that entry.
 """
 
 from scratchlearn._registry import Entry, Family
@@ -14,9 +16,18 @@ _ONE_SAMPLE_OK = {"n_neighbors": 1}
 
 FAMILY = Family(
     name="neighbors",
+    order=80,
     title="Nearest neighbours: k-NN and radius votes, brute force by blocks, k-d tree",
     stories=("scratchlearn.neighbors._showcase",),
     entries=[
+        Entry(
+            name="NearestNeighbors",
+            summary="index of the training rows: the k nearest, or all within a radius",
+            dataset="iris",
+            demo_params={"n_neighbors": 5},
+            sklearn=_SK + "NearestNeighbors",
+            check_params=_ONE_SAMPLE_OK,
+        ),
         Entry(
             name="KNeighborsClassifier",
             summary="vote of the k nearest training points (five distances, 1/d weights)",

@@ -24,6 +24,14 @@ broken by the smaller training index.
 
 Query (radius). Rows with ρ(q, x) ≤ r^p, i.e. dist ≤ r: a point at exactly distance r is
 included, as in scikit-learn. A node whose box lies entirely within r is taken whole.
+
+References
+----------
+Bentley, J. L. (1975). Multidimensional binary search trees used for associative searching.
+Communications of the ACM 18(9), 509–517.
+
+Friedman, J. H., Bentley, J. L. and Finkel, R. A. (1977). An algorithm for finding best matches
+in logarithmic expected time. ACM Transactions on Mathematical Software 3(3), 209–226.
 """
 
 from __future__ import annotations
@@ -83,6 +91,11 @@ class KDTree:
     -----
     The mathematics (split rule, pruning bounds, tie rule) is in the module docstring. The
     kernels release the GIL, so blocks of queries may be run on threads by a caller.
+
+    Built from X by its constructor (scikit-learn's API), it is a data structure, not an
+    estimator: the registry, the command line and model files reach it through
+    :class:`~scratchlearn.neighbors.NearestNeighbors` with ``algorithm="kd_tree"``, whose model
+    file keeps the training rows and rebuilds the tree on the first query.
     """
 
     _parameter_constraints = {

@@ -29,6 +29,9 @@ def _weighted_mean(Yn, w):
 
 
 class _RegressorBase(RegressorMixin, NeighborsBase):
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"_y": ("float64", None)}
+
     def _scratch_tags(self):
         t = super()._scratch_tags()
         t.update(multi_output=True)

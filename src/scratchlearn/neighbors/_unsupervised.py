@@ -14,7 +14,22 @@ class NearestNeighbors(KNeighborsMixin, RadiusNeighborsMixin, NeighborsBase):
     """An index of the training points answering ``kneighbors`` and ``radius_neighbors``
     (and their sparse graphs). Parameters as
     :class:`~scratchlearn.neighbors.KNeighborsClassifier`, with both ``n_neighbors`` (default
-    of ``kneighbors``) and ``radius`` (default of ``radius_neighbors``)."""
+    of ``kneighbors``) and ``radius`` (default of ``radius_neighbors``).
+
+    It has no ``predict``, ``transform`` or labels: its task in the registry is "neighbors"
+    (``scratchlearn fit nearest-neighbors`` reports the distances to the nearest training rows,
+    and ``scratchlearn predict`` on its model file writes the k nearest rows of each query).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scratchlearn.neighbors import NearestNeighbors
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0]])
+    >>> nn = NearestNeighbors(n_neighbors=2).fit(X)
+    >>> dist, ind = nn.kneighbors([[0.0, 0.5]])
+    >>> print(ind.tolist(), dist.round(4).tolist())
+    [[0, 1]] [[0.5, 1.118]]
+    """
 
     _parameter_constraints = {
         **NeighborsBase._parameter_constraints,

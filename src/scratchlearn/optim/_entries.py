@@ -8,6 +8,7 @@ from scratchlearn._registry import Family
 
 FAMILY = Family(
     name="optim",
+    order=10,
     title="Gradient descent, L-BFGS and simulated annealing",
     stories=("scratchlearn.optim._showcase",),
 )

@@ -29,6 +29,7 @@ import scipy.sparse as sp
 from ..base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from ..utils._blocks import block_reduce
 from ..utils._dask import check_dask_data, checked_block, dask_rows, is_dask_collection, map_rows
+from ..utils._moments import Moments, merge_moments
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_array, check_is_fitted, check_sample_weight
 
@@ -61,7 +62,7 @@ def weighted_mean_var(X, w):
     (W − Σ_{stored} w_i) μ_j² to the sum of squares. Returns (μ, σ², W).
 
     This is StandardScaler's row statistic: the whole fit in memory, one row block's share on
-    Dask (a block of weight W = 0, e.g. empty, gives zeros, which :func:`merge_moments` skips).
+    Dask (a block of weight W = 0, e.g. empty, gives zeros, which :func:`merge_mean_var` skips).
     """
     if w is None:
         W = X.shape[0]
@@ -92,37 +93,27 @@ def weighted_mean_var(X, w):
     return mu, (w @ centred) / W, W
 
 
-def chan_merge(n_a, mu_a, var_a, n_b, mu_b, var_b):
-    """Merge the moments of two disjoint batches (Chan, Golub & LeVeque, 1979).
+def merge_mean_var(a, b):
+    """(μ, σ², W) of two disjoint batches: Chan's merge
+    (:func:`~scratchlearn.utils._moments.merge_moments`) of their moments, with M2 = W·σ²,
 
-    n = n_a + n_b,  δ = μ_b − μ_a,  μ = μ_a + δ n_b / n,
-    σ² = (n_a σ²_a + n_b σ²_b + δ² n_a n_b / n) / n.
+    W = W_a + W_b,  δ = μ_b − μ_a,  μ = μ_a + δ W_b / W,
+    σ² = (W_a σ²_a + W_b σ²_b + δ² W_a W_b / W) / W.
 
-    Unlike accumulating Σx and Σx², no large nearly-equal quantities are subtracted.
-    """
-    n = n_a + n_b
-    delta = mu_b - mu_a
-    mu = mu_a + delta * (n_b / n)
-    if var_a is None:
-        return n, mu, None
-    m2 = var_a * n_a + var_b * n_b + delta * delta * (n_a * n_b / n)
-    return n, mu, m2 / n
-
-
-def merge_moments(a, b):
-    """(μ, σ², W) of two disjoint batches merged with :func:`chan_merge`; a side of weight 0 is
-    returned as the other one. ``σ²`` may be None on both sides (nothing but μ is wanted).
-
-    The one combine of StandardScaler: of row blocks on Dask, of the state and a new batch in
-    ``partial_fit``.
+    A side of weight 0 is returned as the other one; ``σ²`` may be None on both sides (nothing
+    but μ is wanted). The one combine of StandardScaler: of row blocks on Dask, of the state and
+    a new batch in ``partial_fit``.
     """
     (mu_a, var_a, n_a), (mu_b, var_b, n_b) = a, b
     if n_b == 0:
         return a
     if n_a == 0:
         return b
-    n, mu, var = chan_merge(n_a, mu_a, var_a, n_b, mu_b, var_b)
-    return mu, var, n
+    if var_a is None:
+        merged = merge_moments(Moments(n_a, mu_a, None), Moments(n_b, mu_b, None))
+        return merged.mean, None, merged.weight
+    merged = merge_moments(Moments(n_a, mu_a, var_a * n_a), Moments(n_b, mu_b, var_b * n_b))
+    return merged.mean, merged.m2 / merged.weight, merged.weight
 
 
 def column_range(X):
@@ -219,7 +210,7 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     Dask: X may be a Dask array or DataFrame (``sample_weight`` NumPy or Dask). Each row block
     gives (μ_b, σ²_b, W_b) by :func:`weighted_mean_var`, where it lives; the blocks' triples
-    are tree-merged by :func:`merge_moments` (Chan et al.), so one pass moves 2d + 1 floats per
+    are tree-merged by :func:`merge_mean_var` (Chan et al.), so one pass moves 2d + 1 floats per
     block, whatever the number of rows. ``partial_fit`` merges the state with a batch by the
     same function. ``transform`` / ``inverse_transform`` of a Dask array return a lazy Dask
     array; the fitted attributes are NumPy arrays.
@@ -241,6 +232,15 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     >>> print(np.round(scaler.transform(X).std(axis=0), 3))
     [1. 1. 1. 1.]
     """
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "n_samples_seen_": ("int", None),
+        "mean_": ("float64", ("n_features_in_",), "optional"),
+        "var_": ("float64", ("n_features_in_",), "optional"),
+        "scale_": ("float64", ("n_features_in_",), "optional"),
+    }
 
     _parameter_constraints = {
         "copy": ["boolean"],
@@ -282,14 +282,14 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             self.mean_ = self.var_ = self.scale_ = None
             self.n_samples_seen_ = n_b if first else self.n_samples_seen_ + n_b
             return self
-        mu_b, var_b, W_b = block_reduce(weighted_mean_var, X, w, combine=merge_moments)
+        mu_b, var_b, W_b = block_reduce(weighted_mean_var, X, w, combine=merge_mean_var)
         if W_b == 0:  # only reachable on Dask: in memory the weights were checked at once
             raise ValueError("The sample weights sum to zero: there is nothing to average.")
         batch = (mu_b, var_b if self.with_std else None, W_b)
         if first:
             mu, var, n = batch
         else:
-            mu, var, n = merge_moments((self.mean_, self.var_, self.n_samples_seen_), batch)
+            mu, var, n = merge_mean_var((self.mean_, self.var_, self.n_samples_seen_), batch)
         self.n_samples_seen_, self.mean_, self.var_ = n, mu, var
         if self.with_std:
             self.scale_ = _safe_scale(np.sqrt(var), _is_constant(var, mu, n))
@@ -384,6 +384,16 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
      [0.5  0.25]
      [1.   1.  ]]
     """
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "n_samples_seen_": ("int", None),
+        **{
+            name: ("float64", ("n_features_in_",))
+            for name in ("data_min_", "data_max_", "data_range_", "scale_", "min_")
+        },
+    }
 
     _parameter_constraints = {
         "feature_range": [tuple],
@@ -505,6 +515,9 @@ class Normalizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
      [ 0.     0.   ]]
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"n_features_in_": ("int", ())}
+
     _parameter_constraints = {"norm": [StrOptions({"l1", "l2", "max"})], "copy": ["boolean"]}
 
     def __init__(self, norm="l2", *, copy=True):
@@ -549,6 +562,9 @@ class Binarizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     [[1. 0. 1.]
      [0. 1. 0.]]
     """
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"n_features_in_": ("int", ())}
 
     _parameter_constraints = {
         "threshold": [Interval(numbers.Real, None, None)],

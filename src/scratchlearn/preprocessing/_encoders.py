@@ -48,6 +48,12 @@ def _describe_unknown(values, known, limit=10):
 class _BaseEncoder(TransformerMixin, BaseEstimator):
     """Column splitting, category learning and coding shared by both encoders."""
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "categories_": ("[label]", ("n_features_in_", "*")),
+    }
+
     def _scratch_tags(self):
         t = super()._scratch_tags()
         t.update(X_types=["2darray", "categorical", "string"], allow_nan=True)
@@ -151,6 +157,13 @@ class OneHotEncoder(_BaseEncoder):
     >>> print(enc.transform([["Rain", "Mild", "High", "Weak"]]))
     [[0. 1. 0. 0. 0. 1. 1. 0. 0. 1.]]
     """
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "_all_str": ("bool", ()),
+        "_n_out": ("int", ("n_features_in_",)),
+        "drop_idx_": (None, ("n_features_in_",), "optional"),
+    }
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list],
@@ -317,6 +330,9 @@ class OrdinalEncoder(OneToOneFeatureMixin, _BaseEncoder):
      [2. 1. 0. 0.]
      [0. 1. 0. 1.]]
     """
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"_all_str": ("bool", ()), "_missing_idx": ("[int]", ("n_features_in_", "*"))}
 
     _parameter_constraints = {
         "categories": [StrOptions({"auto"}), list],

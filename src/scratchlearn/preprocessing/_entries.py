@@ -6,6 +6,7 @@ _SK = "sklearn.preprocessing."
 
 FAMILY = Family(
     name="preprocessing",
+    order=20,
     title="Scaling, encoding and polynomial features",
     entries=[
         Entry(

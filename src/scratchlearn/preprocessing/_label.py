@@ -53,6 +53,9 @@ class LabelEncoder(TransformerMixin, BaseEstimator):
     ['eggs', 'spam']
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"classes_": ("label", ("n_classes",))}
+
     def _scratch_tags(self) -> dict:
         t = super()._scratch_tags()
         t.update(X_types=["1dlabels"], preserves_dtype=[])  # fitted on y alone
@@ -104,6 +107,9 @@ class LabelBinarizer(TransformerMixin, BaseEstimator):
     [[0 0 1]
      [1 0 0]]
     """
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"classes_": ("label", ("n_classes",)), "y_type_": ("str", ())}
 
     _parameter_constraints = {
         "neg_label": [Interval(numbers.Integral, None, None)],

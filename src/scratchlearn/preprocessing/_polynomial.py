@@ -136,6 +136,35 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
     [[1. 2. 3. 4. 6. 9.]]
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "n_output_features_": ("int", ()),
+        "powers_": ("int", ("n_output_features_", "n_features_in_")),
+        "_degrees": (None, None),
+    }
+
+    def _check_fitted_state(self):
+        """The degree range is the one ``degree`` gives; every output column is a monomial of a
+        degree in that range."""
+        k_min, k_max = _degree_range(self.degree)
+        degrees = self._degrees
+        if (
+            type(degrees) is not tuple
+            or [type(k) for k in degrees] != [int, int]
+            or degrees != (k_min, k_max)
+        ):
+            raise ValueError(
+                f"_degrees is {self._degrees!r}, degree={self.degree!r} gives {(k_min, k_max)}"
+            )
+        total = self.powers_.sum(axis=1)
+        if (
+            np.any(self.powers_ < 0)
+            or np.any(total > k_max)
+            or np.any((total < k_min) & (total > 0))
+        ):
+            raise ValueError(f"powers_ holds monomials outside the degrees {k_min}..{k_max}")
+
     _parameter_constraints = {
         "degree": [Interval(numbers.Integral, 0, None), tuple],
         "interaction_only": ["boolean"],

@@ -9,14 +9,16 @@ codes  the query of each row as 0..Q-1 (in sorted order of the ids)
 order  a permutation of the rows that makes every query contiguous
 starts the first position of each query in ``order`` (length Q)
 
-Interleaved or unsorted ids are grouped by value (SPEC.md): the rows of a query are wherever
-``qid`` has that value, and within a query their original relative order is kept (a stable
-sort), so a model never depends on how the queries happen to be laid out.
+Interleaved or unsorted ids are grouped by value: a query is the set of rows where ``qid`` has
+one value, wherever they are, not a run of consecutive rows, and within a query the rows keep
+their original relative order (a stable sort). So a model never depends on how the queries
+happen to be laid out, and shuffling the rows changes nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -62,11 +64,11 @@ class Queries:
     def n_queries(self) -> int:
         return len(self.starts)
 
-    @property
+    @cached_property
     def stops(self) -> np.ndarray:
         return np.r_[self.starts[1:], len(self.order)]
 
-    @property
+    @cached_property
     def sizes(self) -> np.ndarray:
         return self.stops - self.starts
 
@@ -101,6 +103,6 @@ class BaseRanker(RankerMixin, BaseEstimator):
 
     def predict(self, X):
         """Scores s = Xw, one per row: a higher score ranks a row higher within its query."""
-        check_is_fitted(self)
+        check_is_fitted(self, "coef_")
         X = self._validate_data(X, reset=False, dtype=np.float64)
-        return X @ self.coef_
+        return X @ self.coef_  # (n,): one matrix-vector product on X where it lies

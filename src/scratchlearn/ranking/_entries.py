@@ -10,6 +10,7 @@ from scratchlearn._registry import Entry, Family
 
 FAMILY = Family(
     name="ranking",
+    order=130,
     title="Learning to rank: pointwise, pairwise (RankSVM), listwise (ListNet)",
     stories=("scratchlearn.ranking._showcase",),
     entries=[

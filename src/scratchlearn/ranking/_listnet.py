@@ -37,16 +37,18 @@ from ._base import BaseRanker
 __all__ = ["ListNet", "listnet_loss_grad", "segment_log_softmax", "top_one_targets"]
 
 
-def segment_log_softmax(s, starts):
+def segment_log_softmax(s, starts, sizes=None):
     """log Pⱼ = sⱼ − log Σ_{k∈q} exp(sₖ) over contiguous blocks beginning at ``starts``.
 
-    The block maximum mᵩ is subtracted before exponentiating: log Σ exp(sₖ) = m + log Σ
-    exp(sₖ − m), with every exponent ≤ 0.
+    The block maximum m_q is subtracted before exponentiating: log Σ exp(sₖ) = m + log Σ
+    exp(sₖ − m), with every exponent ≤ 0. ``sizes`` (the block lengths) is derived from
+    ``starts`` when not given; a fit passes it once for all its iterations.
     """
-    sizes = np.diff(np.r_[starts, len(s)])
-    m = np.repeat(np.maximum.reduceat(s, starts), sizes)  # (n,) block maxima
-    log_z = np.log(np.add.reduceat(np.exp(s - m), starts))  # (Q,)
-    return s - m - np.repeat(log_z, sizes)
+    if sizes is None:
+        sizes = np.diff(np.r_[starts, len(s)])
+    shifted = s - np.maximum.reduceat(s, starts).repeat(sizes)  # (n,) sⱼ − m_q, all ≤ 0
+    log_z = np.log(np.add.reduceat(np.exp(shifted), starts))  # (Q,)
+    return shifted - log_z.repeat(sizes)
 
 
 def top_one_targets(y, starts, target):
@@ -57,17 +59,18 @@ def top_one_targets(y, starts, target):
     """
     sizes = np.diff(np.r_[starts, len(y)])
     if target == "softmax":
-        return np.exp(segment_log_softmax(y, starts))
+        return np.exp(segment_log_softmax(y, starts, sizes))
     totals = np.add.reduceat(y, starts)  # (Q,)
     T = y / np.repeat(np.where(totals > 0, totals, 1.0), sizes)
     return np.where(np.repeat(totals > 0, sizes), T, 1.0 / np.repeat(sizes, sizes))
 
 
-def listnet_loss_grad(w, X, T, starts, alpha):
-    """(J, ∇J) of the module docstring on rows sorted by query (blocks begin at ``starts``)."""
+def listnet_loss_grad(w, X, T, starts, alpha, sizes=None):
+    """(J, ∇J) of the module docstring on rows sorted by query (blocks begin at ``starts``,
+    of lengths ``sizes``, derived from ``starts`` when not given)."""
     Q = len(starts)
     s = X @ w  # (n,)
-    log_P = segment_log_softmax(s, starts)
+    log_P = segment_log_softmax(s, starts, sizes)
     J = -(T @ log_P) / Q + 0.5 * alpha * (w @ w)
     grad = X.T @ (np.exp(log_P) - T) / Q + alpha * w  # (d,)
     return J, grad
@@ -121,6 +124,9 @@ class ListNet(BaseRanker):
     0.86
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"n_features_in_": ("int", ()), "coef_": ("float64", ("n_features_in_",))}
+
     _parameter_constraints = {
         "learning_rate": [StrOptions({"auto"}), Interval(numbers.Real, 0, None, closed="neither")],
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
@@ -161,7 +167,8 @@ class ListNet(BaseRanker):
                 "ListNet(target='normalized') needs non-negative relevance labels y; "
                 f"got a minimum of {y.min()}."
             )
-        Xs, starts = X[queries.order], queries.starts  # rows sorted by query (a copy)
+        # rows sorted by query (a copy), and the query blocks' first positions and lengths
+        Xs, starts, sizes = X[queries.order], queries.starts, queries.sizes
         T = top_one_targets(y[queries.order], starts, self.target)
         eta, beta = self._step_and_momentum(Xs, len(starts))
         # tol=0: the cost-change rule fires only when J is exactly unchanged (reported "stalled")
@@ -174,7 +181,7 @@ class ListNet(BaseRanker):
             max_iter=self.max_iter,
         )
         res = gd.minimize(
-            lambda w: listnet_loss_grad(w, Xs, T, starts, self.alpha),
+            lambda w: listnet_loss_grad(w, Xs, T, starts, self.alpha, sizes),
             np.zeros(X.shape[1]),
             warn=False,
         )

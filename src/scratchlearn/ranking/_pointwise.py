@@ -42,6 +42,14 @@ class PointwiseRanker(BaseRanker):
     0.853
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"n_features_in_": ("int", ()), "estimator_": ("estimator", None)}
+
+    def _check_fitted_state(self):
+        """The regressor was fitted on n_features_in_ features."""
+        if getattr(self.estimator_, "n_features_in_", None) != self.n_features_in_:
+            raise ValueError("estimator_ does not match n_features_in_")
+
     _parameter_constraints = {"estimator": [HasMethods(["fit", "predict"]), None]}
 
     def __init__(self, estimator=None):

@@ -22,6 +22,18 @@ Large queries: a query of m rows has m(m − 1)/2 unordered pairs. With
 replacement (by their index in the upper triangle, so the m² pairs are never materialised;
 seeded by ``random_state``) and the ones with different labels are kept; a UserWarning says
 how many queries were sampled.
+
+References
+----------
+Herbrich, R., Graepel, T. and Obermayer, K. (2000). Large margin rank boundaries for ordinal
+regression. In Advances in Large Margin Classifiers, MIT Press, 115–132.
+
+Joachims, T. (2002). Optimizing search engines using clickthrough data. Proceedings of the 8th
+ACM SIGKDD International Conference on Knowledge Discovery and Data Mining, 133–142.
+
+Hsieh, C.-J., Chang, K.-W., Lin, C.-J., Keerthi, S. S. and Sundararajan, S. (2008). A dual
+coordinate descent method for large-scale linear SVM. Proceedings of the 25th International
+Conference on Machine Learning, 408–415.
 """
 
 from __future__ import annotations
@@ -73,20 +85,43 @@ def rank_pairs(X, y, queries, *, max_pairs_per_query=None, random_state=None):
 
     zₚ = xᵢ − xⱼ and tₚ = sign(yᵢ − yⱼ) for the pairs of :func:`query_pairs`. Returns
     (Z, t, n_sampled) with n_sampled the number of queries whose pairs were sampled.
+
+    The queries kept whole are paired all at once, one block per query size m: the upper
+    triangle i < j of an m × m grid shifted to each query's first position. Only the sampled
+    queries are visited one by one, in query order, so that they draw from ``random_state`` in
+    that order. A stable sort by query then lays the pairs out query after query, each query's
+    pairs in the order of :func:`query_pairs`.
     """
     rng = check_random_state(random_state)
-    first, second, n_sampled = [], [], 0
-    for q in range(queries.n_queries):
+    order, starts, sizes = queries.order, queries.starts, queries.sizes
+    n_all = sizes * (sizes - 1) // 2  # (Q,) unordered pairs of each query
+    if max_pairs_per_query is None:
+        sampled = np.zeros(len(starts), dtype=bool)
+    else:
+        sampled = n_all > max_pairs_per_query
+    query, first, second = [], [], []  # per block: the query, first and second row of each pair
+    for m in np.unique(sizes[~sampled]):
+        qs = np.flatnonzero((sizes == m) & ~sampled)  # the whole queries of m rows
+        i, j = np.triu_indices(m, k=1)  # (m(m − 1)/2,) each
+        query.append(np.repeat(qs, len(i)))
+        first.append(order[starts[qs, None] + i].ravel())  # (|qs|, m(m − 1)/2) flattened
+        second.append(order[starts[qs, None] + j].ravel())
+    for q in np.flatnonzero(sampled):
         rows = queries.rows(q)
-        i, j, sampled = query_pairs(y[rows], max_pairs=max_pairs_per_query, rng=rng)
+        i, j, _ = query_pairs(y[rows], max_pairs=max_pairs_per_query, rng=rng)
+        query.append(np.full(len(i), q))
         first.append(rows[i])
         second.append(rows[j])
-        n_sampled += sampled
-    a = np.concatenate(first) if first else np.zeros(0, dtype=np.intp)
-    b = np.concatenate(second) if second else np.zeros(0, dtype=np.intp)
+    if query:
+        by_query = np.argsort(np.concatenate(query), kind="stable")
+        a, b = np.concatenate(first)[by_query], np.concatenate(second)[by_query]
+    else:
+        a = b = np.zeros(0, dtype=np.intp)
+    keep = y[a] != y[b]  # equal labels say nothing about the order
+    a, b = a[keep], b[keep]
     Z = X[a] - X[b]  # (p, d)
-    t = np.sign(y[a] - y[b])  # (p,) in {−1, +1}: equal labels were dropped
-    return Z, t, n_sampled
+    t = np.sign(y[a] - y[b])  # (p,) in {−1, +1}
+    return Z, t, int(np.count_nonzero(sampled))
 
 
 class RankSVM(BaseRanker):
@@ -123,7 +158,8 @@ class RankSVM(BaseRanker):
         Pairs the SVM was trained on.
     n_iter_, history_, stop_reason_ :
         The solver's fit record: ``history_["objective"]`` the dual objective and
-        ``history_["grad_norm"]`` the spread M − m of the projected gradients, per pass.
+        ``history_["kkt_violation"]`` the spread M − m of the projected gradients (the KKT
+        violation the stopping rule compares with ``tol``), per pass.
 
     Examples
     --------
@@ -138,6 +174,9 @@ class RankSVM(BaseRanker):
     >>> print(round(ranker.score(X, y, qid=qid), 3))
     0.856
     """
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"n_features_in_": ("int", ()), "coef_": ("float64", ("n_features_in_",))}
 
     _parameter_constraints = {
         "C": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -197,7 +236,7 @@ class RankSVM(BaseRanker):
             random_state=rng,
         )
         self.coef_ = np.asarray(res.w, dtype=np.float64)
-        history = {"objective": res.history_objective, "grad_norm": res.history_violation}
+        history = {"objective": res.history_objective, "kkt_violation": res.history_violation}
         self._record_fit(
             res.n_iter,
             history,

@@ -4,6 +4,7 @@ from scratchlearn._registry import Entry, Family
 
 FAMILY = Family(
     name="structured",
+    order=140,
     title="Structured outputs: sequence labelling",
     stories=("scratchlearn.structured._showcase",),
     entries=[

@@ -41,6 +41,7 @@ from numba import njit
 from ..base import BaseEstimator
 from ..utils import check_random_state
 from ..utils._param_validation import Interval, StrOptions
+from ..utils.parallel import progress_bar
 from ..utils.validation import check_is_fitted
 from ._features import check_sequences, index_corpus
 from ._viterbi import decode_corpus, emission_matrix, emission_scores, viterbi
@@ -155,6 +156,24 @@ class StructuredPerceptron(BaseEstimator):
     [['DET', 'NOUN', 'VERB']]
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "classes_": ("label", ("n_tags",)),
+        "vocabulary_": ("dict", None),
+        "coef_": ("float64", ("n_features", "n_tags")),
+        "transitions_": ("float64", ("*", "*")),
+    }
+
+    def _check_fitted_state(self):
+        """One row of coef_ per feature of vocabulary_; transitions among the tags and the start."""
+        K, F = len(self.classes_), self.coef_.shape[0]
+        if self.transitions_.shape != (K + 1, K + 1):
+            raise ValueError(
+                f"transitions_ has shape {self.transitions_.shape}, expected {(K + 1, K + 1)}"
+            )
+        if sorted(self.vocabulary_.values()) != list(range(F)):
+            raise ValueError(f"vocabulary_ does not map features to the {F} rows of coef_")
+
     _parameter_constraints = {
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "features": [StrOptions({"default"}), "callable"],
@@ -218,15 +237,18 @@ class StructuredPerceptron(BaseEstimator):
         sentences = np.flatnonzero(np.diff(sent_ptr) > 0)  # empty sentences are skipped
         history = [float(np.sum(y != 0))]  # zero weights: Viterbi's ties pick tag 0 everywhere
         c, stop = 0, "max_iter"
-        for _ in self._epochs():
-            order = rng.permutation(sentences) if self.shuffle else sentences
-            mistakes, c = _perceptron_epoch(
-                order, y, ids, token_ptr, sent_ptr, W, T, W_sum, T_sum, W_tau, T_tau, c
-            )
-            history.append(float(mistakes))
-            if mistakes == 0:
-                stop = "converged"
-                break
+        with progress_bar(self.verbose, self.max_iter, type(self).__name__, "epoch") as bar:
+            for _ in range(self.max_iter):
+                order = rng.permutation(sentences) if self.shuffle else sentences
+                mistakes, c = _perceptron_epoch(
+                    order, y, ids, token_ptr, sent_ptr, W, T, W_sum, T_sum, W_tau, T_tau, c
+                )
+                history.append(float(mistakes))
+                if bar is not None:
+                    bar.update(1)
+                if mistakes == 0:
+                    stop = "converged"
+                    break
         if self.averaged:
             W = (W_sum + (c - W_tau) * W) / c  # w̄ = (S + (C - τ)·w) / C
             T = (T_sum + (c - T_tau) * T) / c
@@ -239,15 +261,6 @@ class StructuredPerceptron(BaseEstimator):
             met={"converged", "max_iter"},
         )
         return self
-
-    def _epochs(self):
-        if not self.verbose:
-            return range(self.max_iter)
-        import sys
-
-        from tqdm import tqdm
-
-        return tqdm(range(self.max_iter), desc=type(self).__name__, unit="epoch", file=sys.stderr)
 
     # -- predict ------------------------------------------------------------------------------
     def _decode(self, sequences):

@@ -24,6 +24,15 @@ and Viterbi finds its maximiser over all Kⁿ sequences in O(n K²) by dynamic p
 
 keeping the arg max of each step to read the best path backwards. Ties go to the lowest tag
 index. An empty sentence has the empty path and score 0.
+
+References
+----------
+Viterbi, A. J. (1967). Error bounds for convolutional codes and an asymptotically optimum
+decoding algorithm. IEEE Transactions on Information Theory 13(2), 260–269.
+
+Collins, M. (2002). Discriminative training methods for hidden Markov models: theory and
+experiments with perceptron algorithms. Proceedings of the 2002 Conference on Empirical Methods
+in Natural Language Processing (EMNLP), 1–8.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ _SK = "sklearn.svm."
 
 FAMILY = Family(
     name="svm",
+    order=90,
     title="Support vector machines: SMO with kernels, hard and soft margins, linear SVMs",
     stories=(
         "scratchlearn.svm._showcase",
@@ -23,7 +24,7 @@ FAMILY = Family(
                 "check_sample_weight_equivalence_on_dense_data": (
                     "weights and repeated rows give the same primal optimum but different duals, "
                     "which SMO leaves at different points within tol (the check asks rtol 1e-7); "
-                    "tests/svm/test_svc.py checks the equivalence within the bound tol implies "
+                    "tests/svm/test_svm_svc.py checks the equivalence within the bound tol implies "
                     "(scikit-learn's SVC fails this check too)"
                 ),
             },

@@ -86,7 +86,7 @@ class LinearSVC(LinearClassifierMixin, BaseEstimator):
     n_iter_ : int, the most passes any binary problem took (scikit-learn's convention)
     stop_reason_ : "converged" or "max_iter" (any problem that ran out)
     history_ : dict, or a list of K dicts with K > 2 classes: per pass, "objective" the dual
-        objective f(α) (which decreases to minus the primal optimum) and "grad_norm" the
+        objective f(α) (which decreases to minus the primal optimum) and "kkt_violation" the
         projected-gradient range M − m that the stopping rule compares with ``tol``
 
     Examples
@@ -197,7 +197,7 @@ class LinearSVC(LinearClassifierMixin, BaseEstimator):
             runs.append(run)
         self.coef_, self.intercept_ = W, b
         histories = [
-            {"objective": r.history_objective, "grad_norm": r.history_violation} for r in runs
+            {"objective": r.history_objective, "kkt_violation": r.history_violation} for r in runs
         ]
         self._record_fit(
             max(r.n_iter for r in runs),

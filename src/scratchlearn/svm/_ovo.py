@@ -18,20 +18,20 @@ Layout of the fitted arrays (LIBSVM's, kept by scikit-learn):
 ``intercept_`` (P,)
     −ρ_ab per pair.
 
-The functions here are pure: they turn per-pair solutions into that layout, the layout back into
-per-pair decision values, and decision values into votes and scikit-learn's "ovr" scores.
+The functions here are pure: they turn per-pair solutions into that layout, and the layout back
+into per-pair decision values f_ab (:func:`pairwise_decisions`) and primal weights. The pairs'
+order, their vote and its scores are those of every one-vs-one classifier
+(:mod:`scratchlearn.multiclass._ovo`): pair (a, b) votes for b where f_ab < 0 (LIBSVM's
+``predict``: unless f_ab > 0), with confidence −f_ab towards b.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["pairs", "assemble", "ovo_decision", "ovo_coef", "ovo_votes", "ovr_scores"]
+from ..multiclass._ovo import pairs
 
-
-def pairs(K):
-    """The P = K(K−1)/2 pairs (a, b), a < b, in LIBSVM's order."""
-    return [(a, b) for a in range(K) for b in range(a + 1, K)]
+__all__ = ["pairs", "assemble", "pairwise_decisions", "ovo_coef"]
 
 
 def assemble(y_idx, K, solutions):
@@ -72,7 +72,7 @@ def _class_slices(n_support):
     return [slice(int(e - m), int(e)) for e, m in zip(ends, n_support)]
 
 
-def ovo_decision(Ksv, dual_coef, intercept, n_support):
+def pairwise_decisions(Ksv, dual_coef, intercept, n_support):
     """f_ab for every pair: Ksv (m, n_SV) kernel rows against the support vectors → (m, P).
 
     f_ab(x) = Σ_{t ∈ SV_a} dual_coef[b−1, t] K(x_t, x) + Σ_{t ∈ SV_b} dual_coef[a, t] K(x_t, x)
@@ -96,29 +96,3 @@ def ovo_coef(dual_coef, support_vectors, n_support):
         W[p] = dual_coef[b - 1, S[a]] @ support_vectors[S[a]]
         W[p] += dual_coef[a, S[b]] @ support_vectors[S[b]]
     return W
-
-
-def ovo_votes(F, K):
-    """LIBSVM's vote: f_ab > 0 votes for a, otherwise for b → (m, K) counts."""
-    V = np.zeros((F.shape[0], K))
-    rows = np.arange(F.shape[0])
-    for p, (a, b) in enumerate(pairs(K)):
-        V[rows, np.where(F[:, p] > 0, a, b)] += 1.0  # one vote per row: no repeats
-    return V
-
-
-def ovr_scores(F, K):
-    """scikit-learn's "ovr" shape of one-vs-one decision values → (m, K).
-
-    Class k gets its votes (a pair votes for a when f_ab ≥ 0, for b when f_ab < 0) plus its
-    summed confidence s_k = Σ_{pairs (k, ·)} f − Σ_{pairs (·, k)} f squashed to s/(3(|s| + 1)),
-    which lies in (−1/3, 1/3): it orders classes tied on votes and never overturns a vote.
-    """
-    V = np.zeros((F.shape[0], K))
-    s = np.zeros((F.shape[0], K))
-    for p, (a, b) in enumerate(pairs(K)):
-        s[:, a] += F[:, p]
-        s[:, b] -= F[:, p]
-        V[:, a] += F[:, p] >= 0
-        V[:, b] += F[:, p] < 0
-    return V + s / (3.0 * (np.abs(s) + 1.0))

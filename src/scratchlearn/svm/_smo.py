@@ -73,6 +73,21 @@ Two detectors, both sufficient conditions:
    flagged (an RBF kernel on distinct points is always separable: K is positive definite).
    δ is about 70·√ε: K's entries carry a relative rounding ε,
    so squared hull distances below ~ε R² (D below ~√ε R) cannot be resolved at all.
+
+References
+----------
+Platt, J. C. (1998). Sequential minimal optimization: a fast algorithm for training support
+vector machines. Technical report MSR-TR-98-14, Microsoft Research.
+
+Keerthi, S. S., Shevade, S. K., Bhattacharyya, C. and Murthy, K. R. K. (2001). Improvements to
+Platt's SMO algorithm for SVM classifier design. Neural Computation 13(3), 637–649.
+
+Fan, R.-E., Chen, P.-H. and Lin, C.-J. (2005). Working set selection using second order
+information for training support vector machines. Journal of Machine Learning Research 6,
+1889–1918.
+
+Chang, C.-C. and Lin, C.-J. (2011). LIBSVM: a library for support vector machines. ACM
+Transactions on Intelligent Systems and Technology 2(3), 27:1–27:27.
 """
 
 from __future__ import annotations
@@ -93,8 +108,9 @@ KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
 @dataclass(frozen=True)
 class KernelSpec:
     """A kernel for the solver: ``kind`` in :data:`KERNELS`, ``X`` the (m, d) training rows
-    (the (m, m) Gram matrix if "precomputed"), and the parameters of SPEC.md's kernels:
-    linear ``x·z``, poly ``(γ x·z + r)ᵈ``, rbf ``exp(−γ‖x − z‖²)``, sigmoid ``tanh(γ x·z + r)``.
+    (the (m, m) Gram matrix if "precomputed"), and the kernels' parameters γ ``gamma``,
+    r ``coef0`` and d ``degree``: linear ``x·z``, poly ``(γ x·z + r)ᵈ``, rbf ``exp(−γ‖x − z‖²)``,
+    sigmoid ``tanh(γ x·z + r)`` (LIBSVM's and scikit-learn's parametrisation).
     """
 
     kind: str

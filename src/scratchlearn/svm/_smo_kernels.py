@@ -44,7 +44,8 @@ def _dot(X, r, s):
 
 @njit(cache=True, nogil=True)
 def _entry(kern, r, s):
-    """K(x_r, x_s) as in SPEC.md; RBF through ‖x_r‖² + ‖x_s‖² − 2 x_r·x_s, as LIBSVM."""
+    """K(x_r, x_s): x·z, (γ x·z + r)^degree, exp(−γ‖x − z‖²) or tanh(γ x·z + r) (see
+    :class:`._smo.KernelSpec`); RBF through ‖x_r‖² + ‖x_s‖² − 2 x_r·x_s, as LIBSVM."""
     X, sq, kind, gamma, coef0, degree = kern
     if kind == PRECOMPUTED:
         return X[r, s]

@@ -27,86 +27,19 @@ import numbers
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
-from ..metrics import pairwise
 from ..metrics._pairwise_kernels import block_rows
+from ..multiclass._ovo import ovo_scores, ovo_votes
 from ..utils._available_if import available_if
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ..utils.validation import check_is_fitted, check_sample_weight
 from . import _ovo
-from ._smo import KernelSpec, resolve_kernel, smo_solve
+from ._base import KernelSVMMixin
+from ._smo import smo_solve
 from ._svc_proba import couple, platt_cv
 
 __all__ = ["SVC"]
-
-
-def kernel_block(kernel, A, B, gamma, coef0, degree):
-    """K(A, B) (m, k) by :mod:`scratchlearn.metrics.pairwise`; a callable is called K(A, B)."""
-    if callable(kernel):
-        return np.asarray(kernel(A, B), dtype=np.float64)
-    if kernel == "linear":
-        return pairwise.linear_kernel(A, B)
-    if kernel == "poly":
-        return pairwise.polynomial_kernel(A, B, degree=degree, gamma=gamma, coef0=coef0)
-    if kernel == "rbf":
-        return pairwise.rbf_kernel(A, B, gamma=gamma)
-    return pairwise.sigmoid_kernel(A, B, gamma=gamma, coef0=coef0)
-
-
-class KernelSVMMixin:
-    """What SVC and SVR share around the solver: the kernel on the training rows, the check of
-    test data, and the kernel rows K(x, x_t) against the support vectors at predict time.
-
-    Expects ``kernel``, ``gamma``, ``coef0``, ``degree`` parameters and, once fitted,
-    ``support_``, ``support_vectors_``, ``shape_fit_`` and ``_gamma`` (the resolved γ).
-    """
-
-    def _scratch_tags(self):
-        t = super()._scratch_tags()
-        t.update(pairwise=self.kernel == "precomputed")
-        return t
-
-    def _kernel_spec(self, X):
-        """The solver's kernel on the training rows X; sets ``_gamma``.
-
-        ``gamma="scale"``/``"auto"`` are resolved by :func:`resolve_kernel`; a callable kernel
-        is evaluated once into its Gram matrix K(X, X), which the solver reads as
-        "precomputed" (it must be finite and square).
-        """
-        kind, self._gamma, coef0, degree = resolve_kernel(
-            self.kernel, self.gamma, self.coef0, self.degree, X
-        )
-        if not callable(kind):
-            return KernelSpec(kind, X, self._gamma, coef0, degree)
-        G = kernel_block(kind, X, X, 0.0, coef0, degree)
-        n = X.shape[0]
-        if G.shape != (n, n) or not np.all(np.isfinite(G)):
-            raise ValueError(
-                f"{type(self).__name__}: the callable kernel must return a finite ({n}, {n}) "
-                f"Gram matrix K(X, X); got shape {G.shape}."
-            )
-        return KernelSpec("precomputed", np.ascontiguousarray(G))
-
-    def _check_test(self, X):
-        check_is_fitted(self, "support_")
-        if self.kernel == "precomputed":
-            shape = np.shape(X)
-            if len(shape) == 2 and shape[1] != self.shape_fit_[0]:
-                raise ValueError(
-                    f"{type(self).__name__} with kernel='precomputed' predicts from the "
-                    "(m, n_train) Gram matrix between the test samples and the "
-                    f"{self.shape_fit_[0]} training samples; got X of shape {shape}."
-                )
-        return self._validate_data(X, reset=False, dtype=np.float64)
-
-    def _kernel_rows(self, X):
-        """K(x, x_t) for the support vectors: (m, n_SV)."""
-        if self.kernel == "precomputed":
-            return X[:, self.support_]
-        return kernel_block(
-            self.kernel, X, self.support_vectors_, self._gamma, self.coef0, self.degree
-        )
 
 
 class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
@@ -158,12 +91,18 @@ class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
     coef_ (P, d), linear kernel only; class_weight_ (K,); shape_fit_; fit_status_ (0: every
     pair converged); n_iter_ (P,) SMO iterations per pair; stop_reason_ "converged" or
     "max_iter" (with a ConvergenceWarning); history_ the fit record: per pair a dict with
-    "objective" (the dual objective ½αᵀQα − eᵀα) and "grad_norm" (the maximal KKT violation
-    m(α) − M(α), the projected-gradient norm SMO stops on), every 10 iterations; one dict for
+    "objective" (the dual objective ½αᵀQα − eᵀα) and "kkt_violation" (the maximal KKT
+    violation m(α) − M(α) that SMO stops on), every 10 iterations; one dict for
     binary problems, a list of P dicts otherwise; slack_ ξᵢ of the training samples, (n,) for
     binary problems, (n, P) otherwise (NaN for a sample outside the pair); margin_width_ (P,)
     2/‖w‖ per pair, in the kernel's feature space (NaN when αᵀQα <= 0, possible only for a
     kernel that is not PSD); probA_, probB_ (P,) Platt's A and B.
+    Notes
+    -----
+    Reproducibility: refits with the same data and parameters are bit-identical, and the
+    fitted state does not depend on the BLAS thread count; ``decision_function`` sums kernel
+    rows by BLAS products, whose rounding depends on how many threads split them (decision
+    values differed by 2e-16 relative between 1 and 2 OpenBLAS threads).
 
     Examples
     --------
@@ -176,6 +115,12 @@ class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
     >>> print(round(clf.score(X, y), 3))
     0.973
     """
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "classes_": ("label", ("n_classes",)),
+        "class_weight_": ("float64", ("n_classes",)),
+    }
 
     _parameter_constraints = {
         "C": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -312,7 +257,7 @@ class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
             width[p] = 2.0 / np.sqrt(w2) if w2 > 0 else np.nan
         out = np.flatnonzero(Ci == 0)  # zero-weight samples stay out of the solves
         if out.size:
-            F = self._ovo_decision(X[out])
+            F = self._pairwise_decisions(X[out])
             if len(results) == 1:
                 F = -F  # back to the pair's orientation (y = +1 for classes_[0])
             for p, (a, b) in enumerate(_ovo.pairs(len(self.classes_))):
@@ -325,7 +270,7 @@ class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
         converged = all(r.status == "converged" for _, _, r in results)
         self.fit_status_ = 0 if converged else 1
         history = [
-            {"objective": r.history_objective, "grad_norm": r.history_violation}
+            {"objective": r.history_objective, "kkt_violation": r.history_violation}
             for _, _, r in results
         ]
         self._record_fit(
@@ -337,32 +282,36 @@ class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
         )
 
     # -- prediction --------------------------------------------------------------------------
-    def _ovo_decision(self, X):
+    def _pairwise_decisions(self, X):
         """f_ab(x) (m, P), computed over blocks of rows; binary: scikit-learn's sign."""
         F = np.empty((X.shape[0], len(self.intercept_)))
         step = block_rows(max(1, self.support_.size))
         for start in range(0, X.shape[0], step):
             rows = slice(start, start + step)
             Ksv = self._kernel_rows(X[rows])  # (block, n_SV)
-            F[rows] = _ovo.ovo_decision(Ksv, self.dual_coef_, self.intercept_, self.n_support_)
+            F[rows] = _ovo.pairwise_decisions(
+                Ksv, self.dual_coef_, self.intercept_, self.n_support_
+            )
         return F
 
     def decision_function(self, X):
         """Binary: f(x) (m,), positive for classes_[1]. K > 2: (m, P) one-vs-one values
         ("ovo"), or the (m, K) scores scikit-learn derives from them ("ovr")."""
-        F = self._ovo_decision(self._check_test(X))
+        F = self._pairwise_decisions(self._check_test(X))
         K = len(self.classes_)
         if K == 2:
             return F[:, 0]
-        return _ovo.ovr_scores(F, K) if self.decision_function_shape == "ovr" else F
+        if self.decision_function_shape == "ovo":
+            return F
+        return ovo_scores(F < 0, -F, K)  # pair (a, b) votes for b where f_ab < 0
 
     def predict(self, X):
         """The one-vs-one vote (LIBSVM's: f_ab > 0 votes for a; ties go to the lower class)."""
-        F = self._ovo_decision(self._check_test(X))
+        F = self._pairwise_decisions(self._check_test(X))
         K = len(self.classes_)
         if K == 2:
             return self.classes_[(F[:, 0] >= 0).astype(int)]
-        return self.classes_[np.argmax(_ovo.ovo_votes(F, K), axis=1)]
+        return self.classes_[np.argmax(ovo_votes(~(F > 0), K), axis=1)]
 
     @property
     def coef_(self):
@@ -381,7 +330,7 @@ class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """P(class | x) (m, K): Platt's sigmoid per pair, coupled over the pairs for K > 2."""
         check_is_fitted(self, "probA_")
-        F = self._ovo_decision(self._check_test(X))
+        F = self._pairwise_decisions(self._check_test(X))
         if len(self.classes_) == 2:
             F = -F  # LIBSVM's orientation: positive for classes_[0]
         return couple(F, self.probA_, self.probB_, len(self.classes_))

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..utils.validation import check_random_state
 from . import _ovo
+from ._base import kernel_block
 from ._platt import couple_pairwise, fit_platt, platt_proba
 from ._smo import smo_solve
 
@@ -31,8 +32,6 @@ MIN_PROB = 1e-7
 
 def _fold_decisions(svc, spec, X, index, y_ab, C_ab, rng):
     """Out-of-fold f(x) (n_ab,) of the pair (index, y_ab), LIBSVM's 5-fold procedure."""
-    from ._svc import kernel_block
-
     l = index.size  # noqa: E741 - LIBSVM's name for the problem size
     perm = rng.permutation(l)
     f = np.zeros(l)

@@ -7,8 +7,9 @@ is given the rows sorted once by every feature (``order`` (d, m), row j the rows
 x_j, :func:`._splitter.presort`): each part stays sorted, so no node ever sorts and the search of
 a node of m rows costs O(d·m), not O(d·m log m). The random splitter
 needs no sorted order: it is given ONE row (``order`` (1, m), :func:`._splitter.row_order`) and
-a node costs O(max_features·m). ``params[3]`` (random_splitter) chooses the node search,
-:func:`._splitter.best_node_split` or :func:`._splitter.random_node_split`; the growth is the same.
+a node costs O(max_features·m). ``rule.random`` (:class:`._splitter.SplitRule`) chooses the node
+search, :func:`._splitter.best_node_split` or :func:`._splitter.random_node_split`; the growth is
+the same.
 
 A node t is a leaf when ``depth ≥ max_depth``, when it has fewer than ``min_samples_split`` rows
 (or fewer than ``2·min_samples_leaf``, or less than ``2·min_weight_leaf`` weight), when it is pure
@@ -25,11 +26,14 @@ node as soon as the node is created and keeps the created-but-unexpanded nodes i
 by ΔI; it repeatedly expands the top one, creating its left child and then its right child, until
 ``max_leaf_nodes − 1`` nodes have been split; every node still waiting becomes a leaf.
 
-Node storage: ``ints`` (cap, 4) = (left, right, feature, n_node_samples), ``floats`` (cap, 3) =
-(threshold, impurity, weighted_n_node_samples) and ``value`` (cap, K); doubled when full.
+Node storage: ``nodes`` (cap,), one :data:`NODE` record per node whose fields are named after the
+fitted tree's arrays (:mod:`._tree`), and ``value`` (cap, K); both doubled when full. The
+records of the nodes waiting to be grown (:data:`PENDING`, :data:`FRONTIER`) are named too.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -37,24 +41,98 @@ import numpy as np
 from ._criteria import ENTROPY, GINI, node_stats
 from ._splitter import best_node_split, random_node_split
 
+__all__ = ["NODE", "Limits", "build_tree"]
+
 EPS = np.finfo(np.float64).eps
+
+#: One node of the tree being grown: the fields of :class:`._tree.Tree`, by the same names.
+NODE = np.dtype(
+    [
+        ("children_left", np.intp),  # −1 at a leaf
+        ("children_right", np.intp),  # −1 at a leaf
+        ("feature", np.intp),  # −2 at a leaf
+        ("n_node_samples", np.intp),
+        ("threshold", np.float64),  # −2.0 at a leaf
+        ("impurity", np.float64),
+        ("weighted_n_node_samples", np.float64),
+    ],
+    align=True,
+)
+
+#: A node of the depth-first stack, not yet created: its rows ``order[:, start:end]``, its
+#: depth, and where it hangs (``parent``; ``is_left`` 1 for a left child).
+PENDING = np.dtype(
+    [
+        ("start", np.intp),
+        ("end", np.intp),
+        ("depth", np.intp),
+        ("parent", np.intp),
+        ("is_left", np.intp),
+    ],
+    align=True,
+)
+
+#: A node of the best-first frontier, created and searched but not yet split: its rows, depth and
+#: index, the boundary ``pos`` of its best split, whether it is a leaf, and that split's ΔI.
+FRONTIER = np.dtype(
+    [
+        ("start", np.intp),
+        ("end", np.intp),
+        ("depth", np.intp),
+        ("node", np.intp),
+        ("pos", np.intp),
+        ("is_leaf", np.bool_),
+        ("improvement", np.float64),
+    ],
+    align=True,
+)
+
+
+class Limits(NamedTuple):
+    """When a node stops being split (see the module docstring); ``max_leaf_nodes`` ≤ 0 grows
+    depth-first, without a leaf limit."""
+
+    max_depth: int
+    min_samples_split: int
+    min_impurity_decrease: float
+    max_leaf_nodes: int
+
+
+class Scratch(NamedTuple):
+    """The work buffers of one tree, allocated once and reused at every node."""
+
+    features: np.ndarray  # (d,) intp: the permutation the splitters draw features from
+    xs: np.ndarray  # (m,) a feature's values at the node's rows
+    goes_left: np.ndarray  # (n,) bool: the side of each row, while partitioning
+    rows: np.ndarray  # (m,) like ``order``: the right rows, held while partitioning
+    left: np.ndarray  # (K,) weighted class counts of a left child
+    total: np.ndarray  # (K,) weighted class counts of the node
+    child_value: np.ndarray  # (K,) a child's value, written by node_stats and not kept
+    sweep: np.ndarray  # (m + 1,) the absolute-error proxies of one sweep
+
+
+class Expansion(NamedTuple):
+    """A created node: the boundary ``pos`` of its split (its rows ``start:pos`` go left), the
+    split's ΔI, whether it is a leaf, and the random stream's state after it."""
+
+    pos: int
+    improvement: float
+    is_leaf: bool
+    state: np.uint64
 
 
 @numba.njit(cache=True)
-def _grow(ints, floats, value):
-    """The node store with twice the capacity (element loops: cheaper to compile than slices)."""
-    n, K = ints.shape[0], value.shape[1]
-    ints2 = np.full((2 * n, 4), -1, dtype=np.intp)
-    floats2 = np.empty((2 * n, 3))
+def _double_capacity(nodes, value):
+    """The node storage with twice the capacity, the first nodes copied (element loops: cheaper
+    to compile than slices)."""
+    n, K = value.shape
+    nodes2 = np.empty(2 * n, dtype=nodes.dtype)
     value2 = np.empty((2 * n, K))
     for t in range(n):
-        for c in range(4):
-            ints2[t, c] = ints[t, c]
-        for c in range(3):
-            floats2[t, c] = floats[t, c]
-        for c in range(K):
-            value2[t, c] = value[t, c]
-    return ints2, floats2, value2
+        nodes2[t] = nodes[t]
+        for k in range(K):
+            value2[t, k] = value[t, k]
+    return nodes2, value2
 
 
 @numba.njit(cache=True, inline="always")
@@ -96,147 +174,156 @@ def _partition(Xt, order, start, end, f, theta, goes_left, buf):
 
 
 @numba.njit(cache=True, inline="always")
-def _split_node(Xt, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf, state, work):
-    """Search and apply the best split of a node: (feature, θ, pos, N_t I_t − N_L I_L − N_R I_R)."""
-    features, xs, goes_left, ibuf, left, total, tmp, buf = work
-    crit = params[0]
+def _split_node(Xt, yc, yv, w, order, start, end, impurity, wN, rule, s, scratch):
+    """Search and apply the best split of a node: (:class:`._splitter.Split`, boundary pos,
+    decrease N_t I_t − N_L I_L − N_R I_R)."""
+    crit = rule.criterion
     samples = order[0]
-    total[:] = 0.0  # weighted class counts (classifier)
+    total = scratch.total  # weighted class counts (classifier)
+    total[:] = 0.0
     sum_total = 0.0
     for q in range(start, end):
-        s = samples[q]
-        sum_total += w[s] * yv[s]
+        r = samples[q]
+        sum_total += w[r] * yv[r]
         if crit == GINI or crit == ENTROPY:
-            total[yc[s]] += w[s]
-    if params[3]:  # random_splitter: order is one row
-        f, theta, proxy = random_node_split(
-            Xt, samples, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf, state,
-            features, xs, left,
+            total[yc[r]] += w[r]
+    if rule.random:  # order is one row
+        split = random_node_split(
+            Xt, samples, start, end, yc, yv, w, total, sum_total, wN, rule, s,
+            scratch.features, scratch.xs, scratch.left,
         )  # fmt: skip
     else:
-        f, theta, _ = best_node_split(
-            Xt, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf, state,
-            features, xs, left, buf,
+        split = best_node_split(
+            Xt, order, start, end, yc, yv, w, total, sum_total, wN, rule, s,
+            scratch.features, scratch.xs, scratch.left, scratch.sweep,
         )  # fmt: skip
-    if f < 0:
-        return -1, 0.0, end, 0.0
-    pos = _partition(Xt, order, start, end, f, theta, goes_left, ibuf)
-    if params[3] and (crit == GINI or crit == ENTROPY):  # the proxy is −N_L I_L − N_R I_R
-        return f, theta, pos, wN * impurity + proxy
-    wL, iL = node_stats(samples, start, pos, yc, yv, w, crit, tmp)
-    wR, iR = node_stats(samples, pos, end, yc, yv, w, crit, tmp)
-    return f, theta, pos, wN * impurity - wL * iL - wR * iR
+    if split.feature < 0:
+        return split, end, 0.0
+    pos = _partition(
+        Xt, order, start, end, split.feature, split.threshold, scratch.goes_left, scratch.rows
+    )
+    if rule.random and (crit == GINI or crit == ENTROPY):  # the proxy is −N_L I_L − N_R I_R
+        return split, pos, wN * impurity + split.proxy
+    wL, iL = node_stats(samples, start, pos, yc, yv, w, crit, scratch.child_value)
+    wR, iR = node_stats(samples, pos, end, yc, yv, w, crit, scratch.child_value)
+    return split, pos, wN * impurity - wL * iL - wR * iR
 
 
 @numba.njit(cache=True, inline="always")
-def _add_node(store, n_nodes, parent, is_left, samples, start, end, yc, yv, w, crit):
-    ints, floats, value = store
-    if n_nodes >= ints.shape[0]:
-        ints, floats, value = _grow(ints, floats, value)
-    wN, impurity = node_stats(samples, start, end, yc, yv, w, crit, value[n_nodes])
-    ints[n_nodes, 0] = -1
-    ints[n_nodes, 1] = -1
-    ints[n_nodes, 2] = -2
-    ints[n_nodes, 3] = end - start
-    floats[n_nodes, 0] = -2.0
-    floats[n_nodes, 1] = impurity
-    floats[n_nodes, 2] = wN
+def _add_node(nodes, value, t, parent, is_left, samples, start, end, yc, yv, w, crit):
+    """Write node t as a leaf holding ``samples[start:end]`` and hang it under ``parent``;
+    returns its weight N_t and impurity I_t."""
+    wN, impurity = node_stats(samples, start, end, yc, yv, w, crit, value[t])
+    node = nodes[t]
+    node.children_left = -1
+    node.children_right = -1
+    node.feature = -2
+    node.n_node_samples = end - start
+    node.threshold = -2.0
+    node.impurity = impurity
+    node.weighted_n_node_samples = wN
     if parent >= 0:
-        ints[parent, 1 - is_left] = n_nodes  # is_left = 1: the left child
-    return (ints, floats, value), wN, impurity
+        if is_left:
+            nodes[parent].children_left = t
+        else:
+            nodes[parent].children_right = t
+    return wN, impurity
 
 
 @numba.njit(cache=True)
-def _expand(Xt, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_left, limits,
-            W, params, state, work):  # fmt: skip
-    """Create one node and find its split: (store, pos, ΔI, is_leaf)."""
-    max_depth, min_split, min_wleaf, min_decrease = limits
-    store, wN, impurity = _add_node(
-        store, n_nodes, parent, is_left, order[0], start, end, yc, yv, w, params[0]
+def _expand(Xt, yc, yv, w, order, nodes, value, t, start, end, depth, parent, is_left, limits,
+            W, rule, s, scratch):  # fmt: skip
+    """Create node t (``nodes`` has room for it) and find its split: an :class:`Expansion`."""
+    wN, impurity = _add_node(
+        nodes, value, t, parent, is_left, order[0], start, end, yc, yv, w, rule.criterion
     )
     m = end - start
-    leaf = depth >= max_depth or m < min_split or wN < 2.0 * min_wleaf or impurity <= EPS
+    leaf = (
+        depth >= limits.max_depth
+        or m < limits.min_samples_split
+        or wN < 2.0 * rule.min_weight_leaf
+        or impurity <= EPS
+    )
     if leaf:
-        return store, end, 0.0, True
-    f, theta, pos, decrease = _split_node(
-        Xt, yc, yv, w, order, start, end, impurity, wN, params, min_wleaf, state, work
+        return Expansion(end, 0.0, True, s)
+    split, pos, decrease = _split_node(
+        Xt, yc, yv, w, order, start, end, impurity, wN, rule, s, scratch
     )
     improvement = decrease / W
-    if f < 0 or improvement + EPS < min_decrease:
-        return store, end, 0.0, True
-    store[0][n_nodes, 2] = f
-    store[1][n_nodes, 0] = theta
-    return store, pos, improvement, False
+    if split.feature < 0 or improvement + EPS < limits.min_impurity_decrease:
+        return Expansion(end, 0.0, True, split.state)
+    nodes[t].feature = split.feature
+    nodes[t].threshold = split.threshold
+    return Expansion(pos, improvement, False, split.state)
 
 
 @numba.njit(cache=True)
-def _make_leaf(store, node):
-    store[0][node, 0] = -1
-    store[0][node, 1] = -1
-    store[0][node, 2] = -2
-    store[1][node, 0] = -2.0
+def _make_leaf(nodes, t):
+    """Undo the split found for node t (a best-first node left on the frontier stays a leaf)."""
+    node = nodes[t]
+    node.children_left = -1
+    node.children_right = -1
+    node.feature = -2
+    node.threshold = -2.0
+
+
+@numba.njit(cache=True, inline="always")
+def _push(stack, top, start, end, depth, parent, is_left):
+    """Put a :data:`PENDING` record on top of the stack; returns the new stack size."""
+    r = stack[top]
+    r.start, r.end, r.depth, r.parent, r.is_left = start, end, depth, parent, is_left
+    return top + 1
 
 
 @numba.njit(cache=True)
-def _put5(a, i, v0, v1, v2, v3, v4):
-    a[i, 0], a[i, 1], a[i, 2], a[i, 3], a[i, 4] = v0, v1, v2, v3, v4
-
-
-@numba.njit(cache=True)
-def _put6(a, i, v0, v1, v2, v3, v4, v5):
-    a[i, 0], a[i, 1], a[i, 2], a[i, 3], a[i, 4], a[i, 5] = v0, v1, v2, v3, v4, v5
-
-
-@numba.njit(cache=True)
-def _depth_first(Xt, yc, yv, w, order, store, limits, W, params, state, work):
-    """Grow from a stack of (start, end, depth, parent, is_left): left child popped first."""
+def _depth_first(Xt, yc, yv, w, order, nodes, value, limits, W, rule, s, scratch):
+    """Grow from a stack of :data:`PENDING` nodes, the left child popped first."""
     # the stack holds the pending right siblings of the current path: at most depth + 2 records
-    stack = np.empty((min(limits[0], order.shape[1]) + 2, 5), dtype=np.intp)
-    _put5(stack, 0, 0, order.shape[1], 0, -1, 0)
-    top, n_nodes = 1, np.intp(0)  # np.intp: a literal 0 would compile a second _expand
+    stack = np.empty(min(limits.max_depth, order.shape[1]) + 2, dtype=PENDING)
+    top = _push(stack, 0, 0, order.shape[1], 0, -1, 0)
+    n_nodes = np.intp(0)  # not a literal 0, which would compile a second _expand
     while top > 0:
         top -= 1
-        start, end, depth, parent, is_left = (
-            stack[top, 0],
-            stack[top, 1],
-            stack[top, 2],
-            stack[top, 3],
-            stack[top, 4],
-        )
-        store, pos, _, leaf = _expand(
-            Xt, yc, yv, w, order, store, n_nodes, start, end, depth, parent, is_left,
-            limits, W, params, state, work,
+        p = stack[top]
+        start, end, depth, parent, is_left = p.start, p.end, p.depth, p.parent, p.is_left
+        if n_nodes == nodes.shape[0]:
+            nodes, value = _double_capacity(nodes, value)
+        grown = _expand(
+            Xt, yc, yv, w, order, nodes, value, n_nodes, start, end, depth, parent, is_left,
+            limits, W, rule, s, scratch,
         )  # fmt: skip
+        s = grown.state
         n_nodes += 1
-        if leaf:
+        if grown.is_leaf:
             continue
-        _put5(stack, top, pos, end, depth + 1, n_nodes - 1, 0)
-        _put5(stack, top + 1, start, pos, depth + 1, n_nodes - 1, 1)
-        top += 2
-    return store, n_nodes
+        top = _push(stack, top, grown.pos, end, depth + 1, n_nodes - 1, 0)
+        top = _push(stack, top, start, grown.pos, depth + 1, n_nodes - 1, 1)
+    return nodes, value, n_nodes
 
 
 @numba.njit(cache=True)
-def _heap_push(heap, n_heap, key, r):
+def _heap_push(heap, n_heap, frontier, r):
+    """Add frontier record r to the max-heap ``heap[:n_heap]`` keyed by ΔI."""
     heap[n_heap] = r
     i = n_heap
-    while i > 0 and key[heap[(i - 1) // 2]] < key[heap[i]]:
+    while i > 0 and frontier[heap[(i - 1) // 2]].improvement < frontier[heap[i]].improvement:
         heap[i], heap[(i - 1) // 2] = heap[(i - 1) // 2], heap[i]
         i = (i - 1) // 2
     return n_heap + 1
 
 
 @numba.njit(cache=True)
-def _heap_pop(heap, n_heap, key):
+def _heap_pop(heap, n_heap, frontier):
+    """Remove the record of largest ΔI: (that record, the new heap size)."""
     top = heap[0]
     n_heap -= 1
     heap[0] = heap[n_heap]
     i = 0
     while True:
         a, b, big = 2 * i + 1, 2 * i + 2, i
-        if a < n_heap and key[heap[a]] > key[heap[big]]:
+        if a < n_heap and frontier[heap[a]].improvement > frontier[heap[big]].improvement:
             big = a
-        if b < n_heap and key[heap[b]] > key[heap[big]]:
+        if b < n_heap and frontier[heap[b]].improvement > frontier[heap[big]].improvement:
             big = b
         if big == i:
             return top, n_heap
@@ -244,78 +331,82 @@ def _heap_pop(heap, n_heap, key):
         i = big
 
 
+@numba.njit(cache=True, inline="always")
+def _enter(frontier, r, start, end, depth, node, grown):
+    """Record a created node on the frontier (as its :data:`FRONTIER` record r)."""
+    e = frontier[r]
+    e.start, e.end, e.depth, e.node = start, end, depth, node
+    e.pos, e.is_leaf, e.improvement = grown.pos, grown.is_leaf, grown.improvement
+
+
 @numba.njit(cache=True)
-def _best_first(Xt, yc, yv, w, order, store, limits, W, params, state, work, max_leaf_nodes):
-    """Grow by repeatedly expanding the frontier node of largest ΔI (records: start, end,
-    depth, node, pos, is_leaf; key ΔI)."""
-    cap = 2 * max_leaf_nodes + 2
-    rec = np.empty((cap, 6), dtype=np.intp)
-    key = np.empty(cap)
-    heap = np.empty(cap, dtype=np.intp)
-    store, pos, imp, leaf = _expand(
-        Xt, yc, yv, w, order, store, np.intp(0), np.intp(0), order.shape[1], np.intp(0),
-        np.intp(-1), np.intp(1),
-        limits, W, params, state, work,
+def _best_first(Xt, yc, yv, w, order, nodes, value, limits, W, rule, s, scratch):
+    """Grow by repeatedly splitting the :data:`FRONTIER` node of largest ΔI."""
+    cap = 2 * limits.max_leaf_nodes + 2
+    frontier = np.empty(cap, dtype=FRONTIER)
+    heap = np.empty(cap, dtype=np.intp)  # frontier records, a max-heap by ΔI
+    m = order.shape[1]
+    zero = np.intp(0)  # not a literal 0, which would compile second versions of the callees
+    grown = _expand(
+        Xt, yc, yv, w, order, nodes, value, zero, zero, m, zero, np.intp(-1), np.intp(1),
+        limits, W, rule, s, scratch,
     )  # fmt: skip
-    _put6(rec, 0, 0, order.shape[1], 0, 0, pos, leaf)
-    key[0] = imp
-    n_nodes, n_rec, n_heap = np.intp(1), np.intp(1), _heap_push(heap, np.intp(0), key, np.intp(0))
-    splits_left = max_leaf_nodes - 1
+    s = grown.state
+    _enter(frontier, 0, 0, m, 0, 0, grown)
+    n_nodes, n_rec, n_heap = np.intp(1), np.intp(1), _heap_push(heap, zero, frontier, zero)
+    splits_left = limits.max_leaf_nodes - 1
     while n_heap > 0:
-        r, n_heap = _heap_pop(heap, n_heap, key)
-        start, end, depth, node, pos, leaf = (
-            rec[r, 0],
-            rec[r, 1],
-            rec[r, 2],
-            rec[r, 3],
-            rec[r, 4],
-            rec[r, 5],
-        )
-        if leaf == 1 or splits_left <= 0:
-            _make_leaf(store, node)
+        r, n_heap = _heap_pop(heap, n_heap, frontier)
+        e = frontier[r]
+        start, end, depth, node, pos = e.start, e.end, e.depth, e.node, e.pos
+        if e.is_leaf or splits_left <= 0:
+            _make_leaf(nodes, node)
             continue
         splits_left -= 1
         for a, b, is_left in ((start, pos, np.intp(1)), (pos, end, np.intp(0))):
-            store, p2, imp2, leaf2 = _expand(
-                Xt, yc, yv, w, order, store, n_nodes, a, b, depth + 1, node, is_left,
-                limits, W, params, state, work,
+            if n_nodes == nodes.shape[0]:
+                nodes, value = _double_capacity(nodes, value)
+            grown = _expand(
+                Xt, yc, yv, w, order, nodes, value, n_nodes, a, b, depth + 1, node, is_left,
+                limits, W, rule, s, scratch,
             )  # fmt: skip
-            _put6(rec, n_rec, a, b, depth + 1, n_nodes, p2, leaf2)
-            key[n_rec] = imp2
-            n_heap = _heap_push(heap, n_heap, key, n_rec)
+            s = grown.state
+            _enter(frontier, n_rec, a, b, depth + 1, n_nodes, grown)
+            n_heap = _heap_push(heap, n_heap, frontier, n_rec)
             n_rec += 1
             n_nodes += 1
-    return store, n_nodes
+    return nodes, value, n_nodes
 
 
 @numba.njit(cache=True, nogil=True)  # nogil: a forest grows its trees on threads
-def build_tree(Xt, yc, yv, w, order, K, params, limits, max_leaf_nodes, seed):
-    """Grow the tree; returns (ints, floats, value) trimmed to the node count.
+def build_tree(Xt, yc, yv, w, order, K, rule, limits, seed):
+    """Grow the tree; returns (nodes, value): its :data:`NODE` records and values (K columns),
+    trimmed to the node count.
 
     ``Xt`` (d, n) is X transposed and C-contiguous: a feature's values are one contiguous row, so
     reading them for a node's rows (in increasing row order for the random splitter) stays in
-    one stretch of memory. ``params`` = (crit, min_samples_leaf, max_features, random_splitter);
-    ``limits`` = (max_depth, min_samples_split, min_weight_leaf, min_impurity_decrease);
-    ``max_leaf_nodes`` ≤ 0 grows depth-first. ``order``, the rows of non-zero weight, is
-    partitioned in place: (d, m) sorted by each feature (:func:`._splitter.presort`) for the best
-    splitter, (1, m) (:func:`._splitter.row_order`) for the random one.
+    one stretch of memory. ``rule`` is a :class:`._splitter.SplitRule`, ``limits`` a
+    :class:`Limits`, ``seed`` the uint64 start of the tree's random stream. ``order``, the rows
+    of non-zero weight, is partitioned in place: (d, m) sorted by each feature
+    (:func:`._splitter.presort`) for the best splitter, (1, m) (:func:`._splitter.row_order`) for
+    the random one.
     """
-    n_used = order.shape[1]
-    state = np.array([seed], dtype=np.uint64)
-    n = n_used
-    work = (np.arange(Xt.shape[0]), np.empty(n), np.zeros(Xt.shape[1], dtype=np.bool_),
-            np.empty(n, dtype=order.dtype), np.empty(K), np.empty(K), np.empty(K),
-            np.empty(n + 1))  # fmt: skip
+    m = order.shape[1]
+    scratch = Scratch(
+        np.arange(Xt.shape[0]), np.empty(m), np.zeros(Xt.shape[1], dtype=np.bool_),
+        np.empty(m, dtype=order.dtype), np.empty(K), np.empty(K), np.empty(K), np.empty(m + 1),
+    )  # fmt: skip
     cap = 64
-    store = (np.full((cap, 4), -1, dtype=np.intp), np.empty((cap, 3)), np.empty((cap, K)))
+    nodes, value = np.empty(cap, dtype=NODE), np.empty((cap, K))
     W = 0.0
-    for q in range(n_used):
+    for q in range(m):
         W += w[order[0, q]]
-    if max_leaf_nodes <= 0:
-        store, n_nodes = _depth_first(Xt, yc, yv, w, order, store, limits, W, params, state, work)
-    else:
-        store, n_nodes = _best_first(
-            Xt, yc, yv, w, order, store, limits, W, params, state, work, max_leaf_nodes
+    if limits.max_leaf_nodes <= 0:
+        nodes, value, n_nodes = _depth_first(
+            Xt, yc, yv, w, order, nodes, value, limits, W, rule, seed, scratch
         )
-    ints, floats, value = store
-    return ints[:n_nodes].copy(), floats[:n_nodes].copy(), value[:n_nodes].copy()
+    else:
+        nodes, value, n_nodes = _best_first(
+            Xt, yc, yv, w, order, nodes, value, limits, W, rule, seed, scratch
+        )
+    return nodes[:n_nodes].copy(), value[:n_nodes].copy()

@@ -12,6 +12,11 @@ values (the lower value if rounding lands the midpoint on the upper one). The im
 classification, the weighted MSE about the mean or the weighted mean absolute deviation about the
 median for regression. The search is :mod:`._splitter`, the growth :mod:`._builder`, the fitted
 arrays :mod:`._tree`. Rows of zero weight take no part in the tree (as in scikit-learn).
+
+References
+----------
+Breiman, L., Friedman, J. H., Olshen, R. A. and Stone, C. J. (1984). Classification and
+Regression Trees. Wadsworth, Belmont, CA.
 """
 
 from __future__ import annotations
@@ -26,10 +31,10 @@ from ..utils._param_validation import Fraction, Interval, StrOptions
 from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
-from ._builder import build_tree
+from ._builder import NODE, Limits, build_tree
 from ._criteria import CRITERIA, REG_CRITERIA
 from ._prune import ccp_path, ccp_prune, reduced_error_prune
-from ._splitter import presort, row_order
+from ._splitter import presort, row_order, split_rule
 from ._tree import Tree
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
@@ -39,6 +44,25 @@ _NO_LIMIT = np.iinfo(np.int32).max
 
 class _BaseDecisionTree(BaseEstimator):
     """Validation, the growth call and the fitted-tree accessors shared by both trees."""
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "max_features_": ("int", ()),
+        "tree_": ("Tree", None),
+    }
+
+    def _check_fitted_state(self):
+        """tree_ splits on the fitted features; a classifier's nodes hold n_classes_ values."""
+        if self.tree_.feature.max(initial=-1) >= self.n_features_in_:
+            raise ValueError(
+                f"tree_ splits on a feature beyond n_features_in_={self.n_features_in_}"
+            )
+        K = getattr(self, "n_classes_", 1)
+        if self.tree_.value.shape[2] != K:
+            raise ValueError(
+                f"tree_.value holds {self.tree_.value.shape[2]} values per node, expected {K}"
+            )
 
     _parameter_constraints = {
         "splitter": [StrOptions({"best", "random"})],
@@ -75,7 +99,7 @@ class _BaseDecisionTree(BaseEstimator):
             raise ValueError(f"max_features must be in (0, n_features={d}]; got {mf}.")
         return int(mf)
 
-    def _grow(self, X, y_codes, y_values, sw, crit: int, K: int, order=None, Xt=None):
+    def _grow_tree(self, X, y_codes, y_values, sw, crit: int, K: int, order=None, Xt=None):
         """Resolve the limits, grow the tree in Numba and store ``tree_``.
 
         ``order`` (d, m) int32, when given, is :func:`presort` of the rows of non-zero weight,
@@ -93,11 +117,14 @@ class _BaseDecisionTree(BaseEstimator):
         min_wleaf = self.min_weight_fraction_leaf * float(sw.sum())
         self.max_features_ = self._max_features(d)
         seed = check_random_state(self.random_state).integers(0, 2**63, dtype=np.uint64)
-        params = np.array(
-            [crit, min_leaf, self.max_features_, self.splitter == "random"], dtype=np.int64
+        rule = split_rule(crit, self.splitter == "random", min_leaf, min_wleaf, self.max_features_)
+        max_depth = _NO_LIMIT if self.max_depth is None else self.max_depth
+        limits = Limits(
+            max_depth=int(max_depth),
+            min_samples_split=int(min_split),
+            min_impurity_decrease=float(self.min_impurity_decrease),
+            max_leaf_nodes=int(self.max_leaf_nodes or 0),  # 0: depth-first, no leaf limit
         )
-        max_depth = _NO_LIMIT if self.max_depth is None else int(self.max_depth)
-        limits = (max_depth, min_split, float(min_wleaf), float(self.min_impurity_decrease))
         if self.splitter == "random":  # (1, m): the rows in increasing order, no presort
             order = row_order(np.flatnonzero(sw != 0.0) if order is None else order[0])
         elif order is None:
@@ -105,21 +132,11 @@ class _BaseDecisionTree(BaseEstimator):
             order = presort(X, samples)  # (d, m) rows sorted by each feature
         if Xt is None:  # (d, n): each feature one contiguous row; one layout, one compiled builder
             Xt = np.ascontiguousarray(X.T)
-        ints, floats, value = build_tree(
-            Xt, y_codes, y_values, sw, order, K, params, limits,
-            int(self.max_leaf_nodes or 0), np.uint64(seed),
-        )  # fmt: skip
-        self.tree_ = Tree(
-            children_left=ints[:, 0],
-            children_right=ints[:, 1],
-            feature=ints[:, 2],
-            threshold=floats[:, 0],
-            impurity=floats[:, 1],
-            n_node_samples=ints[:, 3],
-            weighted_n_node_samples=floats[:, 2],
-            value=value,
-            n_features=d,
+        nodes, value = build_tree(
+            Xt, y_codes, y_values, sw, order, K, rule, limits, np.uint64(seed)
         )
+        # the records' fields are named after the tree's arrays
+        self.tree_ = Tree(**{name: nodes[name] for name in NODE.names}, value=value, n_features=d)
         self._prune_ccp()
 
     def _prune_ccp(self) -> None:
@@ -259,6 +276,9 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
     0.96
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"n_classes_": ("int", ()), "classes_": ("label", ("n_classes_",))}
+
     _parameter_constraints = {
         **_BaseDecisionTree._parameter_constraints,
         "criterion": [StrOptions(set(CRITERIA))],
@@ -310,7 +330,7 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
         N_k = np.bincount(codes, minlength=K)
         sw *= class_weights(self.class_weight, self.classes_, N_k)[codes]
         codes = codes.astype(np.intp)
-        self._grow(X, codes, np.zeros(X.shape[0]), sw, CRITERIA[self.criterion], K)
+        self._grow_tree(X, codes, np.zeros(X.shape[0]), sw, CRITERIA[self.criterion], K)
         return self
 
     def predict_proba(self, X):
@@ -393,7 +413,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseDecisionTree):
         sw = check_sample_weight(sample_weight, X)
         y = np.ascontiguousarray(y, dtype=np.float64)
         codes = np.zeros(X.shape[0], dtype=np.intp)
-        self._grow(X, codes, y, sw, REG_CRITERIA[self.criterion], 1)
+        self._grow_tree(X, codes, y, sw, REG_CRITERIA[self.criterion], 1)
         return self
 
     def predict(self, X):

@@ -3,10 +3,10 @@
 from scratchlearn._registry import Entry, Family
 
 _SK = "sklearn.tree."
-_DRAW = "scratchlearn.tree._showcase:draw_tree"
 
 FAMILY = Family(
     name="tree",
+    order=60,
     title="Decision trees: CART and ID3, with pruning",
     stories=("scratchlearn.tree._showcase",),
     entries=[
@@ -17,7 +17,6 @@ FAMILY = Family(
             demo_params={"random_state": 0},
             sklearn=_SK + "DecisionTreeClassifier",
             check_params={"random_state": 0},
-            plot=_DRAW,
         ),
         Entry(
             name="DecisionTreeRegressor",
@@ -26,13 +25,11 @@ FAMILY = Family(
             demo_params={"random_state": 0, "max_depth": 4},
             sklearn=_SK + "DecisionTreeRegressor",
             check_params={"random_state": 0},
-            plot=_DRAW,
         ),
         Entry(
             name="ID3Classifier",
             summary="ID3: multiway splits on categories by information gain",
             dataset="play_tennis",
-            report="scratchlearn.tree._showcase:id3_report",
             expected_failed_checks={
                 "check_sample_weight_equivalence_on_dense_data": (
                     "feeds uniform floats, which ID3 refuses by design (one branch per float); "

@@ -306,6 +306,27 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     [0, 1]
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "n_features_in_": ("int", ()),
+        "categories_": ("[label]", ("n_features_in_", "*")),
+        "n_classes_": ("int", ()),
+        "classes_": ("label", ("n_classes_",)),
+        "tree_": ("ID3Tree", None),
+    }
+
+    def _check_fitted_state(self):
+        """tree_ counts n_classes_ classes, splits on the fitted features and their categories."""
+        tree = self.tree_
+        if (
+            tree.class_count.shape[1] != self.n_classes_
+            or tree.gain.shape[1] != self.n_features_in_
+        ):
+            raise ValueError("tree_ does not match n_classes_ and n_features_in_")
+        for t, kids in enumerate(tree.children):
+            if kids and max(kids) >= len(self.categories_[tree.feature[t]]):
+                raise ValueError(f"tree_ node {t} has a category code beyond categories_")
+
     _parameter_constraints = {
         "criterion": [StrOptions({"entropy", "gain_ratio"})],
         "max_depth": [Interval(numbers.Integral, 0, None, closed="left"), None],

@@ -21,6 +21,37 @@ class ID3Tree:
     they were created: depth-first, children in category order, so a child's index is always
     larger than its parent's). See :class:`ID3Classifier` for the meaning of every field."""
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        **{
+            name: ("intp", ("n_nodes",))
+            for name in ("feature", "parent", "depth", "n_node_samples")
+        },
+        "children": ("[dict]", ("n_nodes",)),
+        "class_count": ("float64", ("n_nodes", "n_classes")),
+        "impurity": ("float64", ("n_nodes",)),
+        **{
+            name: ("float64", ("n_nodes", "n_features")) for name in ("gain", "split_info", "score")
+        },
+    }
+
+    def _check_fitted_state(self):
+        """A node's children (category code -> node) come after it and name it as their parent;
+        inner nodes split on a feature < n_features, leaves (feature -2) have no children."""
+        d = self.gain.shape[1]
+        for t, kids in enumerate(self.children):
+            inner = self.feature[t] != -2
+            if inner != bool(kids) or (inner and not 0 <= self.feature[t] < d):
+                raise ValueError(f"tree_ node {t} has an invalid feature or children")
+            for code, child in kids.items():
+                if (
+                    type(code) is not int
+                    or type(child) is not int
+                    or not t < child < len(self.children)
+                    or self.parent[child] != t
+                ):
+                    raise ValueError(f"tree_ node {t} has an invalid child {child!r}")
+
     _scratchlearn_serializable = True  # model files (scratchlearn.io) store these fields
 
     feature: np.ndarray  # (n_nodes,) intp; −2 at a leaf

@@ -5,9 +5,6 @@
 3. Minimal cost-complexity pruning: validation accuracy along the ccp_alpha path, from the
    over-fitted full tree to the under-fitted stump, and the alpha that a validation set picks.
 4. Reduced-error pruning of the full tree on a held-out set.
-
-Also the command line's hooks for trees: ``draw_tree`` (``scratchlearn fit ... --plot``) and
-``id3_report`` (``scratchlearn fit id3-classifier`` prints the gain tables).
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ import numpy as np
 from ._classes import DecisionTreeClassifier
 from ._id3 import ID3Classifier
 
-__all__ = ["showcase", "figures", "draw_tree", "id3_report"]
+__all__ = ["showcase", "figures"]
 
 
 def _split3(n, seed=0):
@@ -158,34 +155,3 @@ def _tree_figure(fig) -> None:
 def figures():
     """The figures of this story: ``[(file name, draw(fig)), ...]``."""
     return [("tree_ccp_path.png", _ccp_figure), ("decision_tree.png", _tree_figure)]
-
-
-# -- command-line hooks (named in tree/_entries.py) ---------------------------------------------
-def draw_tree(ax, estimator, X, y, target_names=None, feature_names=None) -> str:
-    """``scratchlearn fit <tree> --plot``: the fitted tree, down to depth 4, its nodes naming
-    the features by ``feature_names`` when given (else x0, x1, ...)."""
-    from ._export import plot_tree
-
-    ax.figure.set_size_inches(12, 7)
-    classes = getattr(estimator, "classes_", None)
-    names = None
-    if classes is not None and target_names and np.asarray(classes).dtype.kind in "iu":
-        names = [str(target_names[int(c)]) for c in classes]
-    plot_tree(
-        estimator,
-        ax=ax,
-        feature_names=feature_names,
-        class_names=names,
-        max_depth=4,
-        fontsize=7,
-    )
-    return "the tree (to depth 4)"
-
-
-def id3_report(estimator, feature_names=None, target_names=None) -> str:
-    """``scratchlearn fit id3-classifier``: the gain tables and the tree."""
-    classes = np.asarray(estimator.classes_)
-    names = None
-    if target_names and classes.dtype.kind in "iu" and classes.max() < len(target_names):
-        names = [str(target_names[int(c)]) for c in classes]
-    return estimator.explain(feature_names=feature_names, class_names=names)

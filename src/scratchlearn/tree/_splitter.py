@@ -29,7 +29,8 @@ been visited AND at least one of them was non-constant (or every feature has bee
 scikit-learn's rule: it may therefore look at more than ``max_features`` features.
 
 The random splitter (``splitter="random"``, extremely randomised trees) is a second node search,
-:func:`random_node_split`: it visits features by the same rule and the same draws, but evaluates one
+:func:`random_node_split`: it visits features by the same rule and the same draws (both loops are
+headed by the inlined helpers :func:`_draws_left` and :func:`_draw_feature`), but evaluates one
 threshold per visited non-constant feature, drawn uniformly in ``[min, max)`` of the node's values
 (``θ = min + u·(max − min)``, u the stream's next uniform; a draw that rounds onto the maximum
 becomes the minimum), instead of sweeping every midpoint; the threshold is the draw itself, not a
@@ -50,12 +51,16 @@ the tests compare it against through :func:`best_split`.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
 from ._criteria import ABSOLUTE, ENTROPY, GINI, SQUARED, split_stats_absolute, weighted_median_ae
 
 __all__ = [
+    "Split",
+    "SplitRule",
     "best_node_split",
     "best_split_reference",
     "presort",
@@ -63,6 +68,7 @@ __all__ = [
     "rand_uniform",
     "random_node_split",
     "row_order",
+    "split_rule",
 ]
 
 
@@ -82,6 +88,41 @@ def row_order(samples):
     if samples.shape[0] and samples.max() >= 2**31:
         raise ValueError(f"At most 2**31 - 1 rows are supported; got {samples.max() + 1}.")
     return np.sort(samples).astype(np.int32)[None, :]
+
+
+# -- what a split search is told, and what it finds ---------------------------------------------
+class SplitRule(NamedTuple):
+    """How a node may be split (plain scalars: a record, not an array, crosses the compiled calls
+    at no cost). ``criterion`` is :data:`._criteria.GINI`, ``ENTROPY``, ``SQUARED`` or
+    ``ABSOLUTE``; ``random`` picks :func:`random_node_split` over :func:`best_node_split`; a child
+    needs ``min_samples_leaf`` rows and ``min_weight_leaf`` weight; ``max_features`` features are
+    drawn per node (see the module docstring for the rule)."""
+
+    criterion: int
+    random: bool
+    min_samples_leaf: int
+    min_weight_leaf: float
+    max_features: int
+
+
+class Split(NamedTuple):
+    """The best split found in a node: ``feature`` j (−1: no valid split), ``threshold`` θ, its
+    ``proxy`` −N_L I_L − N_R I_R (S_L²/N_L + S_R²/N_R for the squared error), and the random
+    stream's ``state`` after the node's draws."""
+
+    feature: int
+    threshold: float
+    proxy: float
+    state: np.uint64
+
+
+def split_rule(criterion, random, min_samples_leaf, min_weight_leaf, max_features) -> SplitRule:
+    """A :class:`SplitRule` with the field types the kernels are compiled for (so every tree
+    shares one compiled signature)."""
+    return SplitRule(
+        int(criterion), bool(random), int(min_samples_leaf), float(min_weight_leaf),
+        int(max_features),
+    )  # fmt: skip
 
 
 # -- the tree's own random stream (splitmix64, so the kernel needs no global state) ------------
@@ -107,6 +148,26 @@ def rand_int(s, n):
     """(next state, an int in [0, n))."""
     s, z = _next_u64(s)
     return s, np.int64(z % np.uint64(n))
+
+
+# -- which features a node visits --------------------------------------------------------------
+@numba.njit(cache=True, inline="always")
+def _draws_left(n_drawn, n_const, d, max_features):
+    """Whether to draw another feature: until ``max_features`` are drawn AND one of them was not
+    constant in the node, or all d are drawn (scikit-learn's rule)."""
+    return n_drawn < d and (n_drawn < max_features or n_drawn <= n_const)
+
+
+@numba.njit(cache=True, inline="always")
+def _draw_feature(features, n_drawn, s):
+    """One Fisher–Yates step: swap a uniform draw from ``features[n_drawn:]`` into place
+    ``n_drawn`` and return (next state, that feature). After k draws ``features[:k]`` is the
+    node's visit order, a uniformly random ordered sample without replacement."""
+    s, k = rand_int(s, features.shape[0] - n_drawn)
+    f = features[n_drawn + k]
+    features[n_drawn + k] = features[n_drawn]
+    features[n_drawn] = f
+    return s, f
 
 
 # -- the sweep over one sorted feature ----------------------------------------------------------
@@ -199,29 +260,24 @@ def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, l
 
 # -- the search over the features of one node --------------------------------------------------
 @numba.njit(cache=True)
-def best_node_split(Xt, order, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf,
-                    state, features, xs, left, buf):  # fmt: skip
-    """Best split (feature, threshold, proxy) of the node owning ``order[:, start:end]``.
+def best_node_split(Xt, order, start, end, yc, yv, w, total, sum_total, wN, rule, s, features,
+                    xs, left, buf):  # fmt: skip
+    """Best :class:`Split` of the node owning ``order[:, start:end]``.
 
     ``order[j, start:end]`` are the node's rows sorted by feature j (kept sorted by the builder,
     which partitions every row of ``order`` stably at each split: no sort happens here).
     ``total`` are the node's weighted class counts, ``sum_total`` its ``Σ w y``, ``wN`` its
-    weight; ``params`` = (crit, min_samples_leaf, max_features, random_splitter).
+    weight; ``rule`` a :class:`SplitRule`; ``s`` the random stream's state.
     ``features`` (a permutation of 0..d−1) is reshuffled as features are drawn: on return its
-    first entries are the visit order. ``xs``, ``left``, ``buf`` are scratch buffers. Returns
-    feature −1 when no valid split exists.
+    first entries are the visit order. ``xs``, ``left``, ``buf`` are scratch buffers.
     """
-    crit, min_leaf, max_features = params[0], params[1], params[2]
-    m, d, s = end - start, Xt.shape[0], state[0]
+    crit, min_leaf, min_wleaf = rule.criterion, rule.min_samples_leaf, rule.min_weight_leaf
+    m, d = end - start, Xt.shape[0]
     best, best_f, best_theta = -np.inf, -1, 0.0
-    visited, n_const, i = 0, 0, 0
-    while i < d and (visited < max_features or visited <= n_const):
-        s, k = rand_int(s, d - i)  # Fisher–Yates: swap a draw from features[i:] into place i
-        f = features[i + k]
-        features[i + k] = features[i]
-        features[i] = f
-        i += 1
-        visited += 1
+    n_drawn, n_const = 0, 0
+    while _draws_left(n_drawn, n_const, d, rule.max_features):
+        s, f = _draw_feature(features, n_drawn, s)
+        n_drawn += 1
         ss = order[f, start:end]
         if Xt[f, ss[m - 1]] <= Xt[f, ss[0]]:
             n_const += 1
@@ -233,8 +289,7 @@ def best_node_split(Xt, order, start, end, yc, yv, w, total, sum_total, wN, para
         )
         if proxy > best:
             best, best_f, best_theta = proxy, f, mid
-    state[0] = s
-    return best_f, best_theta, best
+    return Split(best_f, best_theta, best, s)
 
 
 @numba.njit(cache=True)
@@ -254,9 +309,9 @@ def _absolute_proxy(xs, m, samples, start, theta, nL, yv, w):
 
 
 @numba.njit(cache=True)
-def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, params, min_wleaf,
-                      state, features, xs, left):  # fmt: skip
-    """Extremely randomised split (feature, threshold, proxy) of the node ``samples[start:end]``.
+def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, rule, s,
+                      features, xs, left):  # fmt: skip
+    """Extremely randomised :class:`Split` of the node ``samples[start:end]``.
 
     The rows may be in any order (no sorted order is read). Features are drawn as in
     :func:`best_node_split`; each visited feature j costs one pass for (lo, hi) = (min, max) of
@@ -265,17 +320,13 @@ def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, 
     proxy wins, the first visited on a tie. Arguments as :func:`best_node_split`. (One function
     on purpose: each call of a helper taking arrays costs reference counting per feature.)
     """
-    crit, min_leaf, max_features = params[0], params[1], params[2]
-    m, d, s = end - start, Xt.shape[0], state[0]
+    crit, min_leaf, min_wleaf = rule.criterion, rule.min_samples_leaf, rule.min_weight_leaf
+    m, d = end - start, Xt.shape[0]
     best, best_f, best_theta = -np.inf, -1, 0.0
-    visited, n_const, i = 0, 0, 0
-    while i < d and (visited < max_features or visited <= n_const):
-        s, k = rand_int(s, d - i)  # Fisher–Yates: swap a draw from features[i:] into place i
-        f = features[i + k]
-        features[i + k] = features[i]
-        features[i] = f
-        i += 1
-        visited += 1
+    n_drawn, n_const = 0, 0
+    while _draws_left(n_drawn, n_const, d, rule.max_features):
+        s, f = _draw_feature(features, n_drawn, s)
+        n_drawn += 1
         lo = hi = Xt[f, samples[start]]
         for p in range(m):
             x = Xt[f, samples[start + p]]
@@ -289,7 +340,7 @@ def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, 
         theta = lo + u * (hi - lo)
         if not theta < hi:  # rounded onto hi (hi would go left), or hi − lo overflowed
             theta = lo
-        nL, wL, sL = 0, 0.0, 0.0
+        nL, wL, sL = np.intp(0), 0.0, 0.0  # np.intp: one compiled _absolute_proxy
         for c in range(left.shape[0]):
             left[c] = 0.0
         for p in range(m):
@@ -313,8 +364,7 @@ def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, 
             proxy = _class_proxy(left, total, wL, wN, crit)
         if proxy > best:
             best, best_f, best_theta = proxy, f, theta
-    state[0] = s
-    return best_f, best_theta, best
+    return Split(best_f, best_theta, best, s)
 
 
 # -- the plain reference ------------------------------------------------------------------------
@@ -408,26 +458,16 @@ def best_split(
         yc, yv, K = np.zeros(n, dtype=np.intp), np.asarray(y, dtype=np.float64), 1
     total = np.bincount(yc, weights=w, minlength=K).astype(np.float64)
     features = np.arange(d)
-    params = np.array([crit, min_samples_leaf, d, splitter == "random"], dtype=np.int64)
-    state = np.array([seed], dtype=np.uint64)
-    args = (yc, yv, w, total, float(w @ yv), float(w.sum()), params, float(min_weight_leaf))
+    rule = split_rule(crit, splitter == "random", min_samples_leaf, min_weight_leaf, d)
+    node = dict(yc=yc, yv=yv, w=w, total=total, sum_total=float(w @ yv), wN=float(w.sum()))
+    scratch = dict(features=features, xs=np.empty(n), left=np.empty(K))
+    Xt, s = X.T.copy(), np.uint64(seed)
     if splitter == "random":
         samples = row_order(np.arange(n))[0]
-        f, theta, proxy = random_node_split(
-            X.T.copy(), samples, 0, n, *args, state, features, np.empty(n), np.empty(K)
-        )
+        split = random_node_split(Xt, samples, 0, n, **node, rule=rule, s=s, **scratch)
     else:
         order = presort(X, np.arange(n))
-        f, theta, proxy = best_node_split(
-            X.T.copy(),
-            order,
-            0,
-            n,
-            *args,
-            state,
-            features,
-            np.empty(n),
-            np.empty(K),
-            np.empty(n + 1),
+        split = best_node_split(
+            Xt, order, 0, n, **node, rule=rule, s=s, **scratch, buf=np.empty(n + 1)
         )
-    return int(f), float(theta), float(proxy), features
+    return int(split.feature), float(split.threshold), float(split.proxy), features

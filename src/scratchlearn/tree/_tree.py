@@ -125,6 +125,58 @@ class Tree:
     packed copy of the structure): to change a tree, build a new ``Tree`` from new arrays.
     """
 
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {
+        "node_count": ("int", ()),
+        **{
+            name: ("intp", ("node_count",))
+            for name in ("children_left", "children_right", "feature", "n_node_samples")
+        },
+        **{
+            name: ("float64", ("node_count",))
+            for name in ("threshold", "impurity", "weighted_n_node_samples")
+        },
+        "value": ("float64", ("node_count", 1, "n_values")),
+        "n_leaves": ("int", ()),
+        "max_depth": ("int", ()),
+        "n_features": ("int", ()),
+        "n_classes": ("intp", (1,)),
+        "n_outputs": ("int", ()),
+    }
+
+    def _check_fitted_state(self):
+        """Every node's children come after it (so the nodes form a tree), leaves have both
+        children -1, inner nodes split on a feature < n_features at a finite threshold."""
+        extra = set(vars(self)) - set(self._fitted_spec)
+        if extra:
+            raise ValueError(f"unexpected tree attributes {sorted(extra)}")
+        left, right, t = self.children_left, self.children_right, np.arange(self.node_count)
+        leaf = left == -1
+        inner = ~leaf
+        if (
+            np.any(leaf != (right == -1))
+            or np.any(left[inner] <= t[inner])
+            or np.any(right[inner] <= t[inner])
+            or np.any(left[inner] >= self.node_count)
+            or np.any(right[inner] >= self.node_count)
+        ):
+            raise ValueError("tree_ children_left / children_right do not form a tree")
+        f = self.feature[inner]
+        if (
+            np.any(f < 0)
+            or np.any(f >= self.n_features)
+            or not np.all(np.isfinite(self.threshold[inner]))
+        ):
+            raise ValueError("tree_ has a split on an invalid feature or at a non-finite threshold")
+        if (
+            self.n_leaves != int(leaf.sum())
+            or self.n_classes[0] != self.value.shape[2]
+            or self.n_outputs != 1
+        ):
+            raise ValueError(
+                "tree_ counts (n_leaves, n_classes, n_outputs) do not match its arrays"
+            )
+
     def __init__(
         self,
         *,

@@ -19,13 +19,10 @@ re-factorised). :func:`block_reduce` evaluates such a statistic:
   statistics are combined by a tree reduction of fan-in ``split_every``. Only the statistics
   travel between workers: their size does not grow with the number of rows.
 
-``static`` arguments (current coefficients, centres, a family object, …) of at most 1 MB are
-copied into each block's task, so that the task depends on its block alone and runs on the
-worker that holds it; larger ones (a fitted forest) are one graph node, sent once to each
-worker that needs them. A node costs bytes less but makes every task depend on two workers'
-data, and the scheduler then balances its queues by moving blocks: k-means and Newton
-iterations on 10⁵ rows moved 20–40 % of the data per pass between 2 workers so
-(``benchmarks/dask_harness.py``, column "of which data blocks").
+``static`` arguments (current coefficients, centres, a family object, …) are shared by every
+block's task and placed by :func:`~scratchlearn.utils._dask.shared_arg`: copied into each task
+when small (so that the task depends on its block alone and runs on the worker that holds it),
+one graph node sent once to each worker when large.
 """
 
 from __future__ import annotations
@@ -34,12 +31,9 @@ import numbers
 
 import numpy as np
 
-from ._dask import dask_rows, is_dask_collection
+from ._dask import dask_rows, is_dask_collection, shared_arg
 
 __all__ = ["add_stats", "block_reduce", "is_dask_collection"]
-
-
-_EMBED_STATIC_BYTES = 1_000_000  # static arguments up to this size are copied into each task
 
 
 def add_stats(a, b):
@@ -74,27 +68,6 @@ def _tree(combine, parts, split_every):
     return parts[0]
 
 
-def _static_arg(v):
-    """A static argument inline in each task when it pickles to at most
-    ``_EMBED_STATIC_BYTES`` (see the module docstring), else as one graph node."""
-    if v is None or isinstance(v, (numbers.Number, str, np.generic)):
-        return v
-    if isinstance(v, np.ndarray):
-        size = v.nbytes
-    else:
-        import cloudpickle
-
-        try:
-            size = len(cloudpickle.dumps(v))
-        except Exception:  # noqa: BLE001 - unpicklable here: let dask report it on submit
-            size = np.inf
-    if size <= _EMBED_STATIC_BYTES:
-        return v
-    import dask
-
-    return dask.delayed(v, pure=False, traverse=False)
-
-
 def block_reduce(stat, X, *others, combine=add_stats, static=(), split_every=8, compute=True):
     """S = ⊕_b stat(X_b, *others_b, *static) over the row blocks b of X.
 
@@ -112,7 +85,8 @@ def block_reduce(stat, X, *others, combine=add_stats, static=(), split_every=8, 
     combine : callable
         Associative ``combine(a, b)`` of two block statistics; addition by default.
     static : tuple
-        Arguments shared by every block (not row-aligned).
+        Arguments shared by every block (not row-aligned), placed by
+        :func:`~scratchlearn.utils._dask.shared_arg`.
     split_every : int
         Fan-in of the tree reduction.
     compute : bool
@@ -128,7 +102,7 @@ def block_reduce(stat, X, *others, combine=add_stats, static=(), split_every=8, 
     other_blocks = [
         [None] * len(X_blocks) if a is None else list(a.to_delayed().ravel()) for a in arrays[1:]
     ]
-    shared = [_static_arg(v) for v in static]
+    shared = [shared_arg(v) for v in static]
     # Fresh keys for every reduction (pure=False): an iterative fit may ask for the same
     # statistic at the same point twice in a row, and a key computed, released and asked again
     # makes the scheduler log "Couldn't gather keys … rescheduling" errors. Nothing is cached.

@@ -5,40 +5,70 @@ module level: a Dask collection is recognised by duck typing (``__dask_graph__``
 ``dask`` is imported only once such a collection has been passed in, so the library imports
 without it.
 
-An estimator that fits on Dask input sets the tag ``"dask": True`` in ``_scratch_tags``
-(:func:`dask_estimators` lists them from the registry). Every other estimator refuses a Dask
-collection in :func:`~scratchlearn.utils.check_array` with a ``TypeError`` naming the ones
-that accept it, instead of silently computing the whole array into memory.
+An estimator that fits on Dask input sets the tag ``"dask": True`` in ``_scratch_tags``. Every
+other estimator refuses a Dask collection in :func:`~scratchlearn.utils.check_array` with a
+``TypeError`` naming the ones that accept it (:func:`dask_estimators`: the registry's list,
+handed down to this module, which imports nothing above it), instead of silently computing the
+whole array into memory.
 
 Row blocks. A fit that is a reduction over rows (:mod:`scratchlearn.utils._blocks`) needs X,
 y and the sample weights cut at the same row boundaries: :func:`dask_rows` turns a Dask
 DataFrame or Series into an array with known chunk sizes, gathers X's columns into one chunk
 per row block, and rechunks (or wraps) y and the weights to X's row chunks.
+
+Shared arguments. What every block task needs beside its block (coefficients, centres, a GLM
+family, a fitted model) is placed by one rule, :func:`shared_arg`: copied into each task when
+small, one graph node when large. The reductions (:mod:`scratchlearn.utils._blocks`) and every
+lazy prediction (:func:`map_rows`) go through it.
+
+The cluster. :func:`active_client` is the ``distributed`` client of this process, if any, and
+:func:`worker_memory_limits` its workers' memory limits: what decides whether an iterative fit
+keeps its data in memory (:func:`persist_on_cluster`) and whether a forest's rows fit on one
+worker (:mod:`scratchlearn.ensemble._forest_dask`).
 """
 
 from __future__ import annotations
 
+import numbers
 import warnings
 
 import numpy as np
 
 __all__ = [
     "dask_estimators",
+    "set_dask_estimators",
     "is_dask_collection",
     "refuse_dask",
     "dask_rows",
     "map_rows",
+    "shared_arg",
+    "active_client",
+    "worker_memory_limits",
     "check_dask_data",
     "checked_block",
     "persist_on_cluster",
 ]
 
 
-def dask_estimators() -> list[str]:
-    """Names of the registered estimators whose fit accepts Dask input (tag ``"dask"``)."""
-    from .._registry import all_estimators
+_dask_estimators = None  # the registry's list, handed down by set_dask_estimators
 
-    return [e.name for e in all_estimators() if e.cls()._scratch_tags().get("dask", False)]
+
+def set_dask_estimators(names) -> None:
+    """Hand down ``names() -> list[str]``, the estimators that fit on Dask input.
+
+    This module is the lowest layer and imports nothing above it; the list belongs to the
+    registry, the top one. The package root (``scratchlearn/__init__.py``) plugs
+    :func:`scratchlearn._registry.dask_estimators` in here when scratchlearn is imported, and
+    :func:`refuse_dask` calls it only when it words a refusal.
+    """
+    global _dask_estimators
+    _dask_estimators = names
+
+
+def dask_estimators() -> list[str]:
+    """Names of the estimators whose fit accepts Dask input (their tag ``"dask"``), as the
+    registry lists them (see :func:`set_dask_estimators`)."""
+    return [] if _dask_estimators is None else list(_dask_estimators())
 
 
 def is_dask_collection(x) -> bool:
@@ -144,15 +174,13 @@ def map_rows(fn, X, *, n_out=None, dtype=np.float64):
     """fn applied to each row block of the Dask array X, lazily: a Dask array of its outputs.
 
     ``n_out=None``: fn returns one value per row (shape (n_b,)); an int: (n_b, n_out).
-    ``fn`` (typically a fitted estimator's bound method, or a partial holding its arrays)
-    follows the rule of a reduction's static arguments: copied into each block's task when it
-    pickles small (so the task runs where its block already is), one graph node sent once to
-    each worker when it is large (a forest, a vocabulary-sized model).
+    ``fn`` (typically a fitted estimator's bound method, or a partial holding its arrays) is
+    placed by :func:`shared_arg`, like a reduction's static arguments: copied into each block's
+    task when it pickles small, one graph node sent once to each worker when it is large (a
+    forest, a vocabulary-sized model).
     """
-    from ._blocks import _static_arg
-
     (X,) = dask_rows(X)
-    node = _static_arg(fn)
+    node = shared_arg(fn)
     if n_out is None:
         return X.map_blocks(_apply, node, drop_axis=1, dtype=dtype, meta=np.empty((0,), dtype))
     return X.map_blocks(
@@ -160,14 +188,86 @@ def map_rows(fn, X, *, n_out=None, dtype=np.float64):
     )
 
 
-def _cluster_memory(client) -> float:
-    """Σ memory_limit over the workers (inf when a worker has none)."""
+# -- placing what every block task shares ------------------------------------------------------
+SHARED_INLINE_BYTES = 1_000_000  # shared arguments up to this size are copied into each task
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _ByteCount:
+    """A file that counts the bytes written to it and gives up past ``limit``: a pickle is
+    measured without being built whole (a large fitted forest stops after its first MB)."""
+
+    def __init__(self, limit):
+        self.limit, self.n = limit, 0
+
+    def write(self, b):
+        self.n += len(b)
+        if self.n > self.limit:
+            raise _TooLarge
+        return len(b)
+
+
+def _pickles_within(v, limit) -> bool:
+    """Whether ``v`` pickles (cloudpickle, as dask sends it) to at most ``limit`` bytes."""
+    if isinstance(v, np.ndarray) and v.dtype != object:
+        return v.nbytes <= limit
+    import cloudpickle
+
+    try:
+        cloudpickle.dump(v, _ByteCount(limit))
+    except _TooLarge:
+        return False
+    except Exception:  # noqa: BLE001 - unpicklable here: a node, and dask reports it on submit
+        return False
+    return True
+
+
+def shared_arg(v):
+    """``v``, an argument shared by every block task, placed in the graph by its size.
+
+    What pickles to at most :data:`SHARED_INLINE_BYTES` (coefficients, centres, a GLM family
+    and link, a small fitted model) is copied into each block's task, so that the task depends
+    on its block alone and runs on the worker that holds it; anything larger (a fitted forest)
+    becomes one graph node, sent once to each worker that needs it. A node costs fewer bytes
+    but makes every task depend on two workers' data, and the scheduler then balances its
+    queues by moving blocks: k-means and Newton iterations on 10⁵ rows moved 20–40 % of the
+    data per pass between 2 workers so (``benchmarks/dask_harness.py``, column "of which data
+    blocks"). The one placement rule of the Dask paths: the static arguments of
+    :func:`~scratchlearn.utils._blocks.block_reduce` and the function of :func:`map_rows`.
+    """
+    if v is None or isinstance(v, (numbers.Number, str, np.generic)):
+        return v
+    if _pickles_within(v, SHARED_INLINE_BYTES):
+        return v
+    import dask
+
+    return dask.delayed(v, pure=False, traverse=False)
+
+
+# -- the distributed client --------------------------------------------------------------------
+def active_client():
+    """The current ``distributed.Client``, or None (distributed not installed, or no client)."""
+    try:
+        from distributed import default_client
+    except ImportError:
+        return None
+    try:
+        return default_client()
+    except ValueError:
+        return None
+
+
+def worker_memory_limits(client) -> list[float]:
+    """The ``memory_limit`` of each worker of ``client`` in bytes; inf for a worker without
+    one (a limit of 0 or None)."""
     try:
         info = client.scheduler_info(n_workers=-1)  # newer distributed lists 5 by default
-    except TypeError:
+    except TypeError:  # older distributed: no n_workers argument, every worker listed
         info = client.scheduler_info()
-    limits = [w.get("memory_limit") or np.inf for w in info.get("workers", {}).values()]
-    return float(sum(limits)) if limits else 0.0
+    return [float(w.get("memory_limit") or np.inf) for w in info.get("workers", {}).values()]
 
 
 def persist_on_cluster(*arrays, share=0.5):
@@ -179,16 +279,13 @@ def persist_on_cluster(*arrays, share=0.5):
     data) the arrays are returned unchanged and every pass re-reads its blocks, which keeps
     the memory of a pass at a few blocks per worker. None stays None.
     """
-    try:
-        from distributed import default_client
-
-        client = default_client()
-    except (ImportError, ValueError):  # no distributed, or no client
+    client = active_client()
+    if client is None:
         return arrays
     import dask
 
     kept = [a for a in arrays if a is not None]
-    if sum(a.nbytes for a in kept) > share * _cluster_memory(client):
+    if sum(a.nbytes for a in kept) > share * sum(worker_memory_limits(client)):
         return arrays
     # Kept blocks are made C-contiguous once: blocks sliced from a wider array (X and y cut
     # from one [X y] block) would otherwise be copied by the compiled kernels at every pass

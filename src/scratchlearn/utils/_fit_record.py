@@ -10,10 +10,20 @@ k-means, EM, ListNet, the perceptron), so that plots, reports and users read the
 ``history_``
     A dict of equal-length lists of floats, one entry for the starting point and one per
     iteration. The key ``"objective"`` always holds the quantity the estimator minimises, as
-    its docstring writes it. Optional extras, named once here: ``"grad_norm"`` (the norm the
-    docstring names, ‖·‖∞ or ‖·‖₂), ``"dual_gap"``, ``"deviance"``, ``"step_size"``. A fit of
-    k independent problems (multi-target coordinate descent) gives a list of k such dicts. A
-    direct (non-iterative) solve leaves ``history_ = None``.
+    its docstring writes it. Optional extras, named once here (:data:`HISTORY_KEYS`):
+
+    - ``"grad_norm"``: the norm of the objective's gradient that the docstring names, ‖·‖∞ or
+      ‖·‖₂ (0 at an unconstrained optimum);
+    - ``"kkt_violation"``: for a solver of a box-constrained dual (SMO, dual coordinate
+      descent), how far α is from the KKT conditions, in the measure its stopping rule compares
+      with ``tol``: SMO's maximal violating pair m(α) − M(α), or the range PGmax − PGmin of
+      the projected gradient. 0 at the optimum, where the gradient itself need not vanish, so
+      it is not a gradient norm;
+    - ``"dual_gap"``, ``"deviance"``, ``"step_size"``.
+
+    A fit of k independent problems (multi-target coordinate descent, the pairs of a
+    one-vs-one SVM) gives a list of k such dicts. A direct (non-iterative) solve leaves
+    ``history_ = None``.
 ``stop_reason_``
     One of :data:`STOP_REASONS`.
 
@@ -55,7 +65,7 @@ STOP_REASONS = {
 CONVERGED = frozenset({"grad_norm", "cost_change", "converged"})
 
 #: Keys a ``history_`` dict may hold.
-HISTORY_KEYS = ("objective", "grad_norm", "dual_gap", "deviance", "step_size")
+HISTORY_KEYS = ("objective", "grad_norm", "kkt_violation", "dual_gap", "deviance", "step_size")
 
 _ADVICE = {
     "max_iter": "increase max_iter, or scale the features",

@@ -1,8 +1,15 @@
-"""Threads for independent work: one place that reads ``n_jobs`` and runs tasks.
+"""Independent work: one place that reads ``n_jobs`` and runs tasks.
 
 Used by the searches and curves of :mod:`scratchlearn.model_selection` and by every
 estimator with ``n_jobs`` (forests, bagging, one-vs-rest, neighbours). Tasks run on threads,
 not processes: the compiled kernels release the GIL, and the data are shared, never copied.
+
+Inside ``with parallel_backend("dask"):`` (and a ``distributed.Client`` active) the same tasks
+run on the cluster's workers instead: the task function, with the data it closes over (X, y,
+the estimator), is scattered to every worker once, and each task ships only its own small
+arguments (a candidate's parameters, a fold's indices, a seed). There ``n_jobs=None`` or -1
+means the whole cluster, as in joblib's Dask backend, and a positive ``n_jobs`` caps how many
+tasks run at once. Results come back in task order, so they equal the local run's.
 
 Reproducibility rule: a task's randomness is fixed *before* any thread starts
 (:func:`spawn_seeds`), so the results do not depend on ``n_jobs`` or on the order in which
@@ -14,12 +21,21 @@ from __future__ import annotations
 import numbers
 import os
 import sys
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from contextvars import ContextVar, copy_context
 
 import numpy as np
 
-__all__ = ["n_workers", "progress_bar", "run_tasks", "spawn_seeds"]
+from ._dask import active_client
+
+__all__ = ["n_workers", "parallel_backend", "progress_bar", "run_tasks", "spawn_seeds"]
+
+#: Where :func:`run_tasks` runs its tasks: "threads" (this process) or "dask" (the workers of
+#: the active ``distributed.Client``). A context variable: set by :func:`parallel_backend` for
+#: the code that runs inside the ``with`` block, not for threads started elsewhere.
+_BACKEND: ContextVar[str] = ContextVar("scratchlearn_parallel_backend", default="threads")
 
 
 def n_workers(n_jobs) -> int:
@@ -52,12 +68,89 @@ def progress_bar(enabled, total: int, desc: str, unit: str):
         bar.close()
 
 
+@contextmanager
+def parallel_backend(backend: str = "dask"):
+    """Run the library's independent tasks on ``backend`` inside the ``with`` block.
+
+    ``"dask"``: on the workers of the active ``distributed.Client`` (searches, curves,
+    ``cross_validate``, forests, bagging, one-vs-rest and one-vs-one, neighbour queries; every
+    caller of :func:`run_tasks`). ``"threads"``: in this process, the default. Results are
+    the same either way: every task's seed is drawn before any task starts.
+
+    Examples
+    --------
+    >>> from scratchlearn.utils.parallel import parallel_backend, run_tasks
+    >>> with parallel_backend("threads"):
+    ...     run_tasks(lambda a, b: a + b, [(1, 2), (3, 4)], n_jobs=2)
+    [3, 7]
+    """
+    if backend not in ("threads", "dask"):
+        raise ValueError(f"backend must be 'threads' or 'dask'; got {backend!r}.")
+    if backend == "dask" and active_client() is None:
+        raise ValueError(
+            "parallel_backend('dask') needs an active dask.distributed Client: create one "
+            "first (distributed.Client(...) or with distributed.Client(...) as client:)."
+        )
+    token = _BACKEND.set(backend)
+    try:
+        yield
+    finally:
+        _BACKEND.reset(token)
+
+
+def _call(func, *args):
+    return func(*args)
+
+
+def _run_on_cluster(client, func, tasks, n_jobs, progress) -> list:
+    """:func:`run_tasks` on the workers: ``func`` scattered once, at most ``n_jobs`` in flight."""
+    from distributed import as_completed
+
+    cap = len(tasks) if n_jobs in (None, -1) else n_workers(n_jobs)
+    [shared] = client.scatter([func], broadcast=True, hash=False)  # func and its data, once
+    prefix = f"scratchlearn-task-{uuid.uuid4().hex}"
+    index, out = {}, [None] * len(tasks)
+    queue = iter(enumerate(tasks))
+    running = as_completed()
+
+    def submit_next():
+        i, t = next(queue, (None, None))
+        if i is not None:
+            future = client.submit(_call, shared, *t, key=f"{prefix}-{i}", pure=False)
+            index[future.key] = i
+            running.add(future)
+
+    for _ in range(cap):
+        submit_next()
+    try:
+        for future in running:
+            out[index[future.key]] = future.result()  # a task's exception is raised here
+            if progress is not None:
+                progress.update(1)
+            submit_next()
+    except BaseException:
+        client.cancel(list(running.futures))
+        raise
+    finally:
+        client.cancel([shared])
+    return out
+
+
 def run_tasks(func, tasks, n_jobs=None, progress=None) -> list:
     """``[func(*t) for t in tasks]``, on threads when ``n_jobs`` > 1, results in task order.
 
     Each task must work on its own objects (read-only shared data), so threads return exactly
     the sequential results. ``progress`` is a tqdm bar advanced once per finished task.
+    Inside :func:`parallel_backend` ("dask") the tasks run on the cluster's workers instead.
     """
+    if _BACKEND.get() == "dask" and len(tasks) > 1:
+        client = active_client()
+        if client is None:
+            raise ValueError(
+                "parallel_backend('dask') is active but no dask.distributed Client is: it was "
+                "closed inside the with block."
+            )
+        return _run_on_cluster(client, func, tasks, n_jobs, progress)
     workers = n_workers(n_jobs)
     if workers == 1 or len(tasks) <= 1:
         out = []
@@ -67,7 +160,9 @@ def run_tasks(func, tasks, n_jobs=None, progress=None) -> list:
                 progress.update(1)
         return out
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(func, *t) for t in tasks]
+        # Each task runs in a copy of the caller's context, so a config_context or
+        # parallel_backend entered by the caller holds inside the tasks too.
+        futures = [pool.submit(copy_context().run, func, *t) for t in tasks]
         out = []
         for f in futures:
             out.append(f.result())

@@ -68,28 +68,42 @@ def num_samples(x) -> int:
 
 def _assert_all_finite(a, *, allow_nan: bool, input_name: str) -> None:
     """Refuse NaN (unless ``allow_nan``) and ±inf, naming the first offending column of a 2-D
-    input so that a user can find it."""
+    input so that a user can find it.
+
+    Nothing of the size of ``a`` is allocated unless ``a`` is refused: the test reads ``a``
+    where it lies (C or Fortran order alike). A sum Σ aᵢ is finite when every aᵢ is, unless it
+    overflows; so one sum decides the common case, and only a non-finite sum asks the exact
+    question: min aᵢ and max aᵢ are both finite exactly when every aᵢ is (NaN propagates
+    through both), which no overflow can fool. With ``allow_nan`` the NaN-ignoring fmin and
+    fmax ask whether every value that is not NaN is finite.
+    """
     if a.dtype.kind not in "fc":
         return
-    # One cheap reduction decides the common case; the element-wise test runs only on failure.
     with np.errstate(over="ignore", invalid="ignore"):
-        total = np.sum(a)
+        total = np.add.reduce(a, axis=None)
     if np.isfinite(total):
         return
+    if a.dtype.kind == "f":
+        low, high = (np.fmin, np.fmax) if allow_nan else (np.minimum, np.maximum)
+        if np.isfinite(low.reduce(a, axis=None)) and np.isfinite(high.reduce(a, axis=None)):
+            return  # finite values whose sum overflowed, or NaN where NaN is allowed
 
-    def where(bad) -> str:
-        return f" in column {int(np.flatnonzero(bad.any(axis=0))[0])}" if a.ndim == 2 else ""
-
+    # The element-wise masks below decide the rest and name the first offending column.
     if not allow_nan:
         nan = np.isnan(a)
         if nan.any():
-            raise ValueError(f"Input {input_name} contains NaN{where(nan)}.")
+            raise ValueError(f"Input {input_name} contains NaN{_where(nan)}.")
     inf = np.isinf(a)
     if inf.any():
         raise ValueError(
             f"Input {input_name} contains infinity or a value too large for {a.dtype!r}"
-            f"{where(inf)}."
+            f"{_where(inf)}."
         )
+
+
+def _where(bad) -> str:
+    """' in column j' for the first column j of a 2-D mask holding a True, else ''."""
+    return f" in column {int(np.flatnonzero(bad.any(axis=0))[0])}" if bad.ndim == 2 else ""
 
 
 def _to_numeric(X, dtype, input_name):
@@ -159,7 +173,8 @@ def check_array(
             f"ensure_all_finite should be a bool or 'allow-nan'; got {ensure_all_finite!r}."
         )
     allow_nan = ensure_all_finite == "allow-nan"
-    refuse_dask(X, _owner(estimator)[4:] or "This function", input_name)
+    if is_dask_collection(X):
+        refuse_dask(X, _owner(estimator)[4:] or "This function", input_name)
     if X is None:
         raise ValueError(f"Expected an array-like for {input_name}, got None.")
     if isinstance(X, str):

@@ -12,7 +12,7 @@ from sklearn.datasets import load_diabetes, load_iris, load_wine
 
 from scratchlearn.exceptions import InvalidParameterError, NotFittedError
 from scratchlearn.preprocessing import Binarizer, MinMaxScaler, Normalizer, StandardScaler
-from scratchlearn.preprocessing._data import chan_merge, weighted_mean_var
+from scratchlearn.preprocessing._data import merge_mean_var, weighted_mean_var
 
 X_WINE = load_wine().data  # (178, 13), features from ~0.1 to ~1700: a real scale spread
 X_DIA = load_diabetes().data
@@ -54,8 +54,8 @@ def test_weighted_moments_by_hand():
 def test_chan_merge_by_hand():
     # batch a = (0, 2): n 2, mean 1, var 1; batch b = (4,): n 1, mean 4, var 0
     # all three: mean 2, var (4 + 0 + 4)/3 = 8/3
-    n, mu, var = chan_merge(
-        2, np.array([1.0]), np.array([1.0]), 1, np.array([4.0]), np.array([0.0])
+    mu, var, n = merge_mean_var(
+        (np.array([1.0]), np.array([1.0]), 2), (np.array([4.0]), np.array([0.0]), 1)
     )
     assert n == 3 and mu[0] == 2.0 and var[0] == pytest.approx(8 / 3, abs=1e-15)
 

@@ -156,8 +156,8 @@ def test_threads_and_warm_start_change_nothing():
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"max_samples": 200}, "max_samples=200 is larger than the number of samples"),
-        ({"max_features": 20}, "max_features=20 is larger than the number of features"),
+        ({"max_samples": 200}, "max_samples=200 is larger than the 178 rows"),
+        ({"max_features": 20}, "max_features=20 is larger than the 13 features"),
         ({"oob_score": True, "bootstrap": False}, "oob_score=True needs bootstrap=True"),
         ({"n_jobs": 0}, "n_jobs. parameter of BaggingClassifier must be None"),
     ],

@@ -107,7 +107,7 @@ def test_oob_decision_function_by_hand(wine):
 def test_oob_prediction_by_hand_and_rows_never_out_of_bag(diabetes):
     X, y = diabetes
     n = X.shape[0]
-    with pytest.warns(UserWarning, match="no OOB prediction"):
+    with pytest.warns(UserWarning, match="no out-of-bag prediction"):
         f = RandomForestRegressor(n_estimators=2, oob_score=True, random_state=0).fit(X, y)
     sums, seen = np.zeros(n), np.zeros(n)
     for tree in f.estimators_:

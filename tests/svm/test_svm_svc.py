@@ -51,7 +51,7 @@ def test_student_table_exact_hard_margin():
 def test_hard_margin_is_the_max_margin_qp():
     # The primal ½‖w‖² s.t. y(w·x + b) >= 1 solved by SLSQP (no SVM code involved). Both
     # optima are the unique maximum-margin (w, b). SMO's gap <= tol·‖α − α*‖₁ bounds
-    # ½‖w − w*‖² (test_svc_oracle.py derives it); ‖α − α*‖₁ <= Σα + Σα* ≈ 2‖w‖² ≈ 136 here,
+    # ½‖w − w*‖² (test_svm_svc_oracle.py derives it); ‖α − α*‖₁ <= Σα + Σα* ≈ 2‖w‖² ≈ 136 here,
     # so at tol = 1e-9 ‖Δw‖ <= √(2·1e-9·136) = 5.2e-4, and |Δb| <= ‖Δw‖·max‖x‖ (7.3) + tol.
     X, y = _iris_two_classes()
     s = 2.0 * y - 1
@@ -143,8 +143,8 @@ def test_max_iter_warns_and_records():
         warnings.simplefilter("error", ConvergenceWarning)
         m = SVC().fit(X, y)
     h = m.history_
-    assert m.stop_reason_ == "converged" and set(h) == {"objective", "grad_norm"}
-    assert h["grad_norm"][-1] <= m.tol < h["grad_norm"][0]
+    assert m.stop_reason_ == "converged" and set(h) == {"objective", "kkt_violation"}
+    assert h["kkt_violation"][-1] <= m.tol < h["kkt_violation"][0]
     assert np.all(np.diff(h["objective"]) <= 0)  # SMO decreases the dual objective
 
 

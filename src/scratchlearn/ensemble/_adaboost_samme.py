@@ -33,30 +33,22 @@ Scores. ``decision_function`` is ``f(x)/Σα`` with ``g_t(x)_k = 1`` for the pre
 
 from __future__ import annotations
 
-import inspect
-import numbers
 import warnings
 
 import numpy as np
 
-from ..base import BaseEstimator, ClassifierMixin, clone, is_classifier
+from ..base import ClassifierMixin, is_classifier
 from ..tree import DecisionTreeClassifier
 from ..tree._criteria import CRITERIA
 from ..tree._splitter import presort
-from ..utils._param_validation import HasMethods, Interval
 from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ..utils.parallel import spawn_seeds
-from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
+from ..utils.validation import check_is_fitted, check_random_state
+from ._adaboost import BaseAdaBoost, floor_weights
+from ._base import accepts_sample_weight, seeded_clone
 
 __all__ = ["AdaBoostClassifier"]
-
-EPS = np.finfo(np.float64).eps
-
-
-def accepts_sample_weight(estimator) -> bool:
-    """Whether ``estimator.fit`` takes a ``sample_weight`` argument."""
-    return "sample_weight" in inspect.signature(estimator.fit).parameters
 
 
 def samme_alpha(eps: float, K: int, learning_rate: float) -> float:
@@ -99,7 +91,8 @@ class _PresortedTrees:
         tree.n_features_in_ = self.X.shape[1]
         K, crit = len(self.classes), CRITERIA[tree.criterion]
         y_values = np.zeros(self.X.shape[0])
-        tree._grow(self.X, self.codes, y_values, self.weights(w), crit, K, order=self.order.copy())
+        w_round, order = self.weights(w), self.order.copy()
+        tree._grow_tree(self.X, self.codes, y_values, w_round, crit, K, order=order)
         return tree, _tree_codes(tree, self.X)
 
 
@@ -108,11 +101,11 @@ def _tree_codes(tree, X):
     return np.argmax(tree.tree_.value[:, 0, :], axis=1)[tree.tree_.apply(X)]
 
 
-class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
+class AdaBoostClassifier(ClassifierMixin, BaseAdaBoost):
     """AdaBoost-SAMME: a weighted vote of weak learners fitted to reweighted rows.
 
     The mathematics (objective, vote α, reweighting, stopping, scores) is in the module
-    docstring of :mod:`scratchlearn.ensemble._weight_boosting`.
+    docstring of :mod:`scratchlearn.ensemble._adaboost_samme`.
 
     Parameters
     ----------
@@ -151,25 +144,16 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     20 0.937
     """
 
-    _parameter_constraints = {
-        "estimator": [HasMethods(["fit", "predict"]), None],
-        "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],
-        "learning_rate": [Interval(numbers.Real, 0.0, None, closed="neither")],
-        "random_state": ["random_state"],
-    }
-
     _presorted = True  # the tests switch it off to compare with the plain path
+
+    # fitted state (checked by scratchlearn.io.load): see scratchlearn.io._invariants
+    _fitted_spec = {"n_classes_": ("int", ()), "classes_": ("label", ("n_classes_",))}
 
     def __init__(self, estimator=None, *, n_estimators=50, learning_rate=1.0, random_state=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.random_state = random_state
-
-    def _scratch_tags(self):
-        t = super()._scratch_tags()
-        t.update(estimator_type="classifier", requires_y=True)
-        return t
 
     def _base(self):
         """The learner to clone each round, checked before any work."""
@@ -193,22 +177,17 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_, codes = encode_classes(y, "AdaBoostClassifier")
         self.n_classes_ = K = len(self.classes_)
-        w = check_sample_weight(sample_weight, X)
-        w /= w.sum()
+        w = self._start(X, sample_weight)
         seeds = spawn_seeds(check_random_state(self.random_state), self.n_estimators)
         fast = self._presorted and type(base) is DecisionTreeClassifier
         rounds = _PresortedTrees(base, X, codes.astype(np.intp), self.classes_, w) if fast else None
-        self.estimators_ = []
-        self.estimator_weights_ = np.zeros(self.n_estimators)
-        self.estimator_errors_ = np.ones(self.n_estimators)
         zero = w == 0.0
         for t, seed in enumerate(seeds):
-            w = np.maximum(w, EPS)
-            w[zero] = 0.0
+            w = floor_weights(w, zero)
             if fast:
                 h, h_codes = rounds.fit(w, int(seed))
             else:
-                h = clone(base).set_params(random_state=int(seed)) if _seeded(base) else clone(base)
+                h = seeded_clone(base, seed)
                 h.fit(X, y, sample_weight=w)
                 h_codes = np.searchsorted(self.classes_, h.predict(X))
             self.estimators_.append(h)
@@ -309,15 +288,3 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
         for pred in self.staged_predict(X):
             yield accuracy_score(y, pred, sample_weight=sample_weight)
-
-    @property
-    def feature_importances_(self):
-        """Σ_t α_t imp_t / Σ_t α_t: the learners' importances weighted by their votes."""
-        check_is_fitted(self)
-        imp = [h.feature_importances_ for h in self.estimators_]
-        alpha = self.estimator_weights_[: len(imp)]
-        return alpha @ np.array(imp) / self.estimator_weights_.sum()
-
-
-def _seeded(estimator) -> bool:
-    return "random_state" in estimator.get_params(deep=False)
