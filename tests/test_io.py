@@ -194,7 +194,8 @@ def test_file_is_a_zip_of_json_and_npy(toys, tmp_path):
             if n.endswith(".npy")
         ]
     assert names[0] == "model.json"
-    assert doc["format"] == "scratchlearn-model" and doc["format_version"] == 1
+    assert doc["format"] == "scratchlearn-model" and doc["format_version"] == slio.FORMAT_VERSION
+    assert set(doc["checksums"]) == {n for n in names if n.endswith(".npy")} and doc["digest"]
     assert doc["class"] == "scratchlearn.base:ToyModel"
     assert doc["params"]["alpha"] == 1.0
     assert doc["scratchlearn_version"]
@@ -283,6 +284,10 @@ def _rewrite(src, dst, edit_doc=None, extra=None, drop=()):
     doc = json.loads(members["model.json"])
     if edit_doc is not None:
         edit_doc(doc)
+    if isinstance(doc, dict) and isinstance(doc.get("checksums"), dict):
+        # a crafted file: its checksums and digest agree with what it holds
+        arrays = {n: d for n, d in {**members, **(extra or {})}.items() if n.endswith(".npy")}
+        slio._seal(doc, {n: d for n, d in arrays.items() if n not in drop})
     members["model.json"] = json.dumps(doc).encode()
     members.update(extra or {})
     with zipfile.ZipFile(dst, "w") as zf:
@@ -323,7 +328,7 @@ def _pickled_npy():
         ("bad_json", "not valid JSON"),
         ("json_list", "not a scratchlearn model file"),
         ("other_format", "not a scratchlearn model file"),
-        ("newer_version", "format version 2.*reads up to version 1.*Upgrade"),
+        ("newer_version", "format version 3.*reads up to version 2.*Upgrade"),
         ("bad_version", "invalid format_version"),
         ("no_params", "missing or invalid 'params'"),
         ("class_outside", "only name classes of scratchlearn modules"),
@@ -362,7 +367,7 @@ def test_malformed_files_are_refused(toys, tmp_path, case, match):
         "bad_json": lambda: _rewrite(ok, bad, extra={"model.json": b"{not json"}),
         "json_list": lambda: _rewrite(ok, bad, extra={"model.json": b"[1, 2]"}),
         "other_format": lambda: _rewrite(ok, bad, _set("format", "keras")),
-        "newer_version": lambda: _rewrite(ok, bad, _set("format_version", 2)),
+        "newer_version": lambda: _rewrite(ok, bad, _set("format_version", 3)),
         "bad_version": lambda: _rewrite(ok, bad, _set("format_version", "1")),
         "no_params": lambda: _rewrite(ok, bad, _set("params", None)),
         "class_outside": lambda: _rewrite(ok, bad, _set("class", "os:system")),
@@ -422,6 +427,7 @@ _METHODS = (
     "decision_function",
     "transform",
     "score_samples",
+    "kneighbors",  # a neighbour index (task "neighbors"): distances and indices of the nearest
 )
 
 
@@ -492,3 +498,212 @@ def test_text_pipeline_round_trip(tmp_path):
     np.testing.assert_array_equal(back.predict(docs), pipe.predict(docs))
     np.testing.assert_array_equal(back.predict_proba(docs), pipe.predict_proba(docs))
     assert back.steps[0][1].vocabulary_ == pipe.steps[0][1].vocabulary_
+
+
+# -- untrusted files: sizes, members, zip header fields, checksums, fitted state ----------------
+def _members(path):
+    with zipfile.ZipFile(path) as zf:
+        return [(n, zf.read(n)) for n in zf.namelist()], zf.infolist()
+
+
+def _zip(path, members, method=zipfile.ZIP_DEFLATED):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # duplicate names
+        with zipfile.ZipFile(path, "w", method) as zf:
+            for name, data in members:
+                zf.writestr(name, data)
+    return path
+
+
+def test_changed_or_swapped_content_is_refused_by_checksums(toys, tmp_path):
+    ok = _valid_file(tmp_path)
+    members, _ = _members(ok)
+    doc = json.loads(dict(members)["model.json"])
+    doc["params"]["alpha"] = 2.0  # an edit that keeps every type: only the digest sees it
+    edited = [(n, json.dumps(doc).encode() if n == "model.json" else d) for n, d in members]
+    with pytest.raises(ModelFileError, match="does not match its digest"):
+        slio.load(_zip(tmp_path / "a.slm", edited))
+    swapped = [(n, _npy(np.arange(4.0)[::-1]) if n == "arrays/0.npy" else d) for n, d in members]
+    with pytest.raises(ModelFileError, match="'arrays/0.npy' does not match its checksum"):
+        slio.load(_zip(tmp_path / "b.slm", swapped))
+
+
+def _npy(array):
+    buf = stdio.BytesIO()
+    np.save(buf, array, allow_pickle=False)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(
+    "case, match",
+    [
+        ("duplicate", "member 'arrays/0.npy' appears twice"),
+        ("extra_array", "member 'arrays/9.npy' is not referenced"),
+        ("extra_file", "unexpected member 'notes.txt'"),
+        ("method", "member 'arrays/0.npy' uses compression method 99"),
+        ("encrypted", "member 'arrays/0.npy' is encrypted"),
+        ("crc", "member 'arrays/0.npy' cannot be read .*CRC|does not match"),
+    ],
+)
+def test_zip_structure_is_checked_before_reading(toys, tmp_path, case, match):
+    ok = _valid_file(tmp_path)
+    members, infos = _members(ok)
+    arrays = dict(members)
+    path = tmp_path / "bad.slm"
+    if case == "duplicate":
+        _zip(path, members + [("arrays/0.npy", arrays["arrays/0.npy"])])
+    elif case == "extra_array":
+        _zip(path, members + [("arrays/9.npy", _npy(np.zeros(2)))])
+    elif case == "extra_file":
+        _zip(path, members + [("notes.txt", b"hi")])
+    else:
+        raw = bytearray(_zip(path, members, zipfile.ZIP_STORED).read_bytes())
+        with zipfile.ZipFile(path) as zf:
+            info, start = zf.getinfo("arrays/0.npy"), zf.start_dir
+        central = start + raw[start:].index(b"arrays/0.npy") - 46
+        if case == "method":
+            raw[info.header_offset + 8 : info.header_offset + 10] = (99).to_bytes(2, "little")
+            raw[central + 10 : central + 12] = (99).to_bytes(2, "little")
+        elif case == "encrypted":
+            raw[info.header_offset + 6] |= 1
+            raw[central + 8] |= 1
+        else:  # one byte of the stored data changed: its CRC no longer matches
+            data_at = info.header_offset + 30 + len("arrays/0.npy") + 130  # past the .npy header
+            raw[data_at] ^= 0xFF
+        path.write_bytes(bytes(raw))
+    with pytest.raises(ModelFileError, match=match):
+        slio.load(path)
+
+
+def test_sizes_are_checked_against_the_limits(toys, tmp_path):
+    est = ToyModel().fit(np.eye(40), np.arange(40.0))
+    path = tmp_path / "m.slm"
+    slio.save(est, path)
+    with pytest.raises(ModelFileError, match="more than max_bytes=100"):
+        slio.load(path, max_bytes=100)
+    with pytest.raises(ModelFileError, match="more than max_members=1"):
+        slio.load(path, max_members=1)
+    back = slio.load(path, max_bytes=320, max_members=2)  # coef_: 40 float64 = 320 bytes
+    np.testing.assert_array_equal(back.coef_, est.coef_)
+    with pytest.raises(ValueError, match="max_bytes must be a non-negative int"):
+        slio.load(path, max_bytes=-1)
+
+
+def test_fitted_state_is_checked_against_the_estimator(tmp_path):
+    from scratchlearn.linear_model import LogisticRegression
+
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.repeat([0, 1, 2], 10)
+    path = tmp_path / "m.slm"
+    slio.save(LogisticRegression().fit(X, y), path)
+    members, _ = _members(path)
+    doc = json.loads(dict(members)["model.json"])
+    coef = doc["attributes"]["coef_"]["member"]
+    arrays = {n: d for n, d in members if n != "model.json"}
+
+    def crafted(coef_):
+        new = {**arrays, coef: _npy(coef_)}
+        sealed = slio._seal(json.loads(json.dumps(doc)), new)
+        return _zip(tmp_path / "c.slm", [("model.json", json.dumps(sealed).encode()), *new.items()])
+
+    cases = [
+        (np.zeros((3, 4)), r"coef_ has length 4 along axis 1, expected 3 \(n_features_in_\)"),
+        (np.zeros((3, 3), dtype=np.int64), "coef_ has dtype int64, expected float64"),
+        (np.zeros((3, 3), dtype=bool), "coef_ has dtype bool, expected float64"),
+        (np.zeros((2, 3)), r"intercept_ has length 3 along axis 0, expected 2 \(n_rows\)"),
+        (np.zeros((3, 3)).T[None], "coef_ has 3 dimensions"),
+    ]
+    for value, match in cases:
+        with pytest.raises(ModelFileError, match=match):
+            slio.load(crafted(coef_=value))
+
+
+# A file written by format version 1 (scratchlearn before the checksums): a decision tree
+# fitted on six points, and a ridge; both must still load and predict.
+_V1_TREE = (
+    "UEsDBBQAAAAIALW1e10PAC3F2QEAADgGAAAKAAAAbW9kZWwuanNvbq2UTY7bMAyF9z6FIXQ5dZ2ZTn+ybY/QvcDY9FiF"
+    "JAsSnTYIcveKiuxx6rRAjS6SxaP4kXyifC5K0Q3eAIl9KULjgZpeI3j71gwtavEwH5BH9EENNh7csbo8vIiJutpVdcpr"
+    "NITwO7cij1jJFMOw/4qN4sxvUf3CmuoU+pTuwIPh/HNRRljjJGjXQxTqqn5IGifIH6heeu7fjlpfda8Ife7nRVklkmzg"
+    "p2zRUR/lx1npEGj0GJYA1mO3nbTRhNuIslIZN8YKpwhrPELARUscD2CcxpAI2a3bQHBa0WsTMXKdQXYeGop9T6kT1YNt"
+    "ByMDAaViSUyUOCcPecBAoigv7BsQeXUYCWfv7DykjLXmwvkOZD5Wijd0cswXtgXv4ZRsiw2iOVzLJDW8qyvrTrFcqsf4"
+    "BWlt7KvKV3+n2nD4jg3lYn9bGv7f86bks5MfiRdTe6Vbj+xeR7P8p7HuDbabBsujLaE+b9m/Ux/X1OzNJtzTGkd99Lkf"
+    "dLsJ+H4NnFZ8E+95zbPpJU0PYBP1w5p6fTXYyv+A/7jGH0GP267o0x0HuMFmGC3v0PNsS1zvY+r4KUurj9TN+70R86vb"
+    "1OHne3c0jORGYuCOpUuRfumjYpCgBeKv7/lSXH4BUEsDBBQAAAAIALW1e11+avvJSQAAAJAAAAAMAAAAYXJyYXlzLzAu"
+    "bnB5m+wX6hsQychQxlCtnpJanFykbqWgbpNpoa6joJ6WX1RSlJgXn1+UkgoSd0vMKU4FihdnJBakAvkaRjqaOgq1ChQA"
+    "LgYoYITSAFBLAwQUAAAACAC1tXtdApDWkU8AAACoAAAADAAAAGFycmF5cy8xLm5weZvsF+obEMnIUMZQrZ6SWpxcpG6l"
+    "oG6TaaGuo6Cell9UUpSYF59flJIKEndLzClOBYoXZyQWpAL5GqY6mjoKtQoUAC5GBgj4DwXMaHwYAABQSwMEFAAAAAgA"
+    "tbV7Xf0XcopPAAAAqAAAAAwAAABhcnJheXMvMi5ucHmb7BfqGxDJyFDGUK2eklqcXKRupaBuk2mhrqOgnpZfVFKUmBef"
+    "X5SSChJ3S8wpTgWKF2ckFqQC+RqmOpo6CrUKFAAuJgYI+A8FLGh8GAAAUEsDBBQAAAAIALW1e13vWrF0TwAAAKgAAAAM"
+    "AAAAYXJyYXlzLzMubnB5m+wX6hsQychQxlCtnpJanFykbqWgbpNpoa6joJ6WX1RSlJgXn1+UkgoSd0vMKU4FihdnJBak"
+    "AvkapjqaOgq1ChQALgYo+PcfAhjR+DAaAFBLAwQUAAAACAC1tXtdbsMThlEAAACoAAAADAAAAGFycmF5cy80Lm5weZvs"
+    "F+obEMnIUMZQrZ6SWpxcpG6loG6TZqGuo6Cell9UUpSYF59flJIKEndLzClOBYoXZyQWpAL5GqY6mjoKtQoUAC4GMHhg"
+    "D6EZDmDnMxwAAFBLAwQUAAAACAC1tXtd+OID11AAAACoAAAADAAAAGFycmF5cy81Lm5weZvsF+obEMnIUMZQrZ6SWpxc"
+    "pG6loG6TZqGuo6Cell9UUpSYF59flJIKEndLzClOBYoXZyQWpAL5GqY6mjoKtQoUAC4GMHhgz4ACbqDxGRgAUEsDBBQA"
+    "AAAIALW1e11OYKMIUgAAAKgAAAAMAAAAYXJyYXlzLzYubnB5m+wX6hsQychQxlCtnpJanFykbqWgbpNpoa6joJ6WX1RS"
+    "lJgXn1+UkgoSd0vMKU4FihdnJBakAvkapjqaOgq1ChQALjYGCGCC0ixQmhFKM0NpAFBLAwQUAAAACAC1tXtdVI8U71UA"
+    "AACoAAAADAAAAGFycmF5cy83Lm5weZvsF+obEMnIUMZQrZ6SWpxcpG6loG6TZqGuo6Cell9UUpSYF59flJIKEndLzClO"
+    "BYoXZyQWpAL5GqY6mjoKtQoUAC4GMJBwgNAMUFoASn+wh9AcDgBQSwMEFAAAAAgAtbV7XahiNileAAAA0AAAAAwAAABh"
+    "cnJheXMvOC5ucHmb7BfqGxDJyFDGUK2eklqcXKRupaBuk2ahrqOgnpZfVFKUmBefX5SSChJ3S8wpTgWKF2ckFqQC+Rqm"
+    "OgqGOgpGmjoKtQrkAS4GMHhgj0p/gNIwcAHKf4FDHgY+2AMAUEsDBBQAAAAIALW1e13dnZvQSAAAAIgAAAAMAAAAYXJy"
+    "YXlzLzkubnB5m+wX6hsQychQxlCtnpJanFykbqWgbpNpoa6joJ6WX1RSlJgXn1+UkgoSd0vMKU4FihdnJBakAvkahjqa"
+    "Ogq1ChQALiYGCAAAUEsBAhQDFAAAAAgAtbV7XQ8ALcXZAQAAOAYAAAoAAAAAAAAAAAAAAIABAAAAAG1vZGVsLmpzb25Q"
+    "SwECFAMUAAAACAC1tXtdfmr7yUkAAACQAAAADAAAAAAAAAAAAAAAgAEBAgAAYXJyYXlzLzAubnB5UEsBAhQDFAAAAAgA"
+    "tbV7XQKQ1pFPAAAAqAAAAAwAAAAAAAAAAAAAAIABdAIAAGFycmF5cy8xLm5weVBLAQIUAxQAAAAIALW1e139F3KKTwAA"
+    "AKgAAAAMAAAAAAAAAAAAAACAAe0CAABhcnJheXMvMi5ucHlQSwECFAMUAAAACAC1tXtd71qxdE8AAACoAAAADAAAAAAA"
+    "AAAAAAAAgAFmAwAAYXJyYXlzLzMubnB5UEsBAhQDFAAAAAgAtbV7XW7DE4ZRAAAAqAAAAAwAAAAAAAAAAAAAAIAB3wMA"
+    "AGFycmF5cy80Lm5weVBLAQIUAxQAAAAIALW1e1344gPXUAAAAKgAAAAMAAAAAAAAAAAAAACAAVoEAABhcnJheXMvNS5u"
+    "cHlQSwECFAMUAAAACAC1tXtdTmCjCFIAAACoAAAADAAAAAAAAAAAAAAAgAHUBAAAYXJyYXlzLzYubnB5UEsBAhQDFAAA"
+    "AAgAtbV7XVSPFO9VAAAAqAAAAAwAAAAAAAAAAAAAAIABUAUAAGFycmF5cy83Lm5weVBLAQIUAxQAAAAIALW1e12oYjYp"
+    "XgAAANAAAAAMAAAAAAAAAAAAAACAAc8FAABhcnJheXMvOC5ucHlQSwECFAMUAAAACAC1tXtd3Z2b0EgAAACIAAAADAAA"
+    "AAAAAAAAAAAAgAFXBgAAYXJyYXlzLzkubnB5UEsFBgAAAAALAAsAfAIAAMkGAAAAAA=="
+)
+_V1_RIDGE = (
+    "UEsDBBQAAAAIALW1e12Q4RPrJQEAABQCAAAKAAAAbW9kZWwuanNvbl2RwW7DIAyG73kKhHZsszStVrWPsdNuyE2cBo0A"
+    "Mk61qMq7D0hUZbuA+Gz/v22ehZCdowFYXoUMDQE3vUEgux9ci0buXgnqgRS0szHxkOg2eROTVXkoq1zXGAjhv25ptI23"
+    "yvKlIt3e8fqZzlzjgWBIRc9CCAnG95AMy2qX3o3zk/qKgGnETDrNSltGatDzNjDAj9KRR2ZHYzILzjwykTCyk5mxM8kA"
+    "94eqEHNqAZhJ30bGVxtWdQg8EobopSKtN3LpLZveGQzf06Jps7NaNyVkrwM7mtSfXth5RQjB2UXB2Sh2x1auk2KnVn8h"
+    "33jymLJsC0Sw2MQZcbit8yQa3qvS+knG2JxFXotJSvFfTuf6o6rPx0u6j6fTOvCADC1wWvRzLuZfUEsDBBQAAAAIALW1"
+    "e12Z2PYdVQAAAJAAAAAMAAAAYXJyYXlzLzAubnB5m+wX6hsQychQxlCtnpJanFykbqWgbpNmoa6joJ6WX1RSlJgXn1+U"
+    "kgoSd0vMKU4FihdnJBakAvkaRjqaOgq1ChQALp3obTk3N721r/n66urq8N/7AVBLAQIUAxQAAAAIALW1e12Q4RPrJQEA"
+    "ABQCAAAKAAAAAAAAAAAAAACAAQAAAABtb2RlbC5qc29uUEsBAhQDFAAAAAgAtbV7XZnY9h1VAAAAkAAAAAwAAAAAAAAA"
+    "AAAAAIABTQEAAGFycmF5cy8wLm5weVBLBQYAAAAAAgACAHIAAADMAQAAAAA="
+)
+
+
+def test_files_of_the_previous_format_version_load(tmp_path):
+    import base64
+
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0], [0.0, 3.0], [1.0, 2.0]])
+    for blob, name in ((_V1_TREE, "DecisionTreeClassifier"), (_V1_RIDGE, "Ridge")):
+        path = tmp_path / f"{name}.slm"
+        path.write_bytes(base64.b64decode(blob))
+        with zipfile.ZipFile(path) as zf:
+            assert json.loads(zf.read("model.json"))["format_version"] == 1
+        model = slio.load(path)
+        assert type(model).__name__ == name
+        if name == "Ridge":
+            np.testing.assert_allclose(model.predict(X), X @ model.coef_ + model.intercept_)
+        else:
+            np.testing.assert_array_equal(model.predict(X), [0, 0, 1, 1, 0, 1])
+    assert set(slio.FORMAT_HISTORY) == set(range(1, slio.FORMAT_VERSION + 1))
+    doc = json.loads(zipfile.ZipFile(tmp_path / "Ridge.slm").read("model.json"))
+    doc["format_version"] = 0
+    with pytest.raises(ModelFileError, match="invalid format_version 0"):
+        slio.load(_zip(tmp_path / "v0.slm", [("model.json", json.dumps(doc).encode())]))
+
+
+@pytest.mark.parametrize(
+    "pad, match",
+    [
+        ('["' + "x" * 4000 + '", ' + "[" * 150 + "]" * 150 + "]", "nests deeper than 100 levels"),
+        ("[" + ",".join(["[]"] * 20_000) + "]", r"model.json holds 200\d\d objects and lists"),
+    ],
+)
+def test_json_shape_is_bounded_before_parsing(toys, tmp_path, pad, match):
+    ok = _valid_file(tmp_path)
+    members, _ = _members(ok)
+    text = dict(members)["model.json"].decode()
+    text = text[: text.rindex("}")] + f', "pad": {pad}}}'
+    bad = [(n, text.encode() if n == "model.json" else d) for n, d in members]
+    with pytest.raises(ModelFileError, match=match):
+        slio.load(_zip(tmp_path / "bad.slm", bad))

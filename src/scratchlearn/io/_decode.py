@@ -13,15 +13,33 @@ import scipy.sparse as sp
 
 from ..exceptions import ModelFileError
 from ._classes import BUILTIN_TYPES, MEMBER, SPARSE_PARTS, TAG, resolve_class
+from ._invariants import check_fitted_state
 
 __all__ = ["Decoder"]
 
 
 class Decoder:
-    """Decode JSON nodes; ``read_array(member)`` returns the array stored under that name."""
+    """Decode JSON nodes; ``read_array(member)`` returns the array stored under that name.
+
+    Every estimator and helper object is checked against its declared fitted state
+    (:func:`~scratchlearn.io._invariants.check_fitted_state`) as soon as it is rebuilt, so the
+    trees of a forest are checked before the forest; a fitted estimator's hyperparameters are
+    checked against its ``_parameter_constraints``.
+    """
 
     def __init__(self, read_array):
         self._read_array = read_array
+        self._where: list[str] = []  # the attribute path being decoded, for messages
+
+    def where(self) -> str:
+        return "".join(p if p.startswith("[") else "." + p for p in self._where).lstrip(".")
+
+    def _named(self, name, node):
+        self._where.append(name)
+        try:
+            return self.decode(node)
+        finally:
+            self._where.pop()
 
     def array(self, member):
         if not isinstance(member, str) or not MEMBER.match(member):
@@ -32,12 +50,12 @@ class Decoder:
         if node is None or isinstance(node, (bool, int, float, str)):
             return node
         if isinstance(node, list):
-            return [self.decode(v) for v in node]
+            return [self._named(f"[{i}]", v) for i, v in enumerate(node)]
         if not isinstance(node, dict):
             raise ModelFileError(f"unexpected JSON value {node!r}")
         tag = node.get(TAG)
         if tag is None:
-            return {k: self.decode(v) for k, v in node.items()}
+            return {k: self._named(f"[{k!r}]", v) for k, v in node.items()}
         try:
             method = getattr(self, "_decode_" + tag) if isinstance(tag, str) else None
         except AttributeError:
@@ -48,8 +66,9 @@ class Decoder:
             return method(node)
         except ModelFileError:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ModelFileError(f"malformed {tag!r} value in the model file: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
+            at = f" at {self.where()}" if self._where else ""
+            raise ModelFileError(f"malformed {tag!r} value in the model file{at}: {exc}") from None
 
     def _decode_float(self, node):
         value = node["value"]
@@ -69,7 +88,15 @@ class Decoder:
             if not isinstance(arr, np.ndarray) or arr.shape != () or arr.dtype != dtype:
                 raise ValueError("scalar array does not match its dtype")
             return arr[()]
-        return dtype.type(self.decode(node["value"]))
+        value = self.decode(node["value"])
+        # the JSON value must be of the dtype's kind: np.float64(None) would be NaN and
+        # np.float64("1.5") would parse a string
+        kinds = {"b": (bool,), "i": (int,), "u": (int,), "f": (float,)}  # save writes 1.0
+        if dtype.kind not in kinds or not isinstance(value, kinds[dtype.kind]):
+            raise ValueError(f"a {type(value).__name__} cannot be a {dtype} scalar")
+        if dtype.kind != "b" and isinstance(value, bool):
+            raise ValueError(f"a bool cannot be a {dtype} scalar")
+        return dtype.type(value)
 
     def _decode_tuple(self, node):
         return tuple(self.decode(v) for v in node["items"])
@@ -147,21 +174,36 @@ class Decoder:
 
     def _decode_estimator(self, node):
         cls = resolve_class(node["class"])
-        params = {k: self.decode(v) for k, v in node["params"].items()}
+        if not self._where:
+            self._where.append(cls.__name__)
+        params = {k: self._named(k, v) for k, v in node["params"].items()}
         try:
             obj = cls(**params)
         except TypeError as exc:
             raise ModelFileError(
                 f"the parameters stored for {cls.__name__} do not fit this version: {exc}"
             ) from None
-        self._set_state(obj, {k: self.decode(v) for k, v in node["attributes"].items()})
+        self._set_state(obj, {k: self._named(k, v) for k, v in node["attributes"].items()})
+        self._check(obj)
         return obj
 
     def _decode_object(self, node):
         cls = resolve_class(node["class"])
         obj = cls.__new__(cls)
-        self._set_state(obj, {k: self.decode(v) for k, v in node["state"].items()})
+        self._set_state(obj, {k: self._named(k, v) for k, v in node["state"].items()})
+        self._check(obj)
         return obj
+
+    def _check(self, obj):
+        where = self.where() or type(obj).__name__
+        fitted = any(k.endswith("_") and not k.startswith("__") for k in vars(obj))
+        validate = getattr(obj, "_validate_params", None)
+        if fitted and validate is not None:
+            try:
+                validate()
+            except (ValueError, TypeError) as exc:
+                raise ModelFileError(f"{where}: {exc}") from None
+        check_fitted_state(obj, where)
 
     @staticmethod
     def _set_state(obj, state):
