@@ -128,7 +128,7 @@ CASES.append(
         agree=_coef_rel,
         target_fit=1.5,
         target_predict=1.2,
-        note="alpha=0.05: 19 of 200 coefficients non-zero, 39 sweeps on both sides",
+        note="alpha=0.05: 19 of 200 coefficients non-zero; ours on working sets",
     )
 )
 CASES.append(

@@ -8,6 +8,11 @@
   and feature-name bookkeeping (``n_features_in_``, ``feature_names_in_``) and the bridge to
   scikit-learn's tags, which imports scikit-learn lazily: only scikit-learn ever calls it.
 * Mixins add the ``score`` of each task and ``fit_transform`` / ``fit_predict``.
+* Every prediction method (``predict``, ``predict_proba``, ``decision_function``,
+  ``transform``, ...) answers a Dask array or DataFrame lazily, block by block: the class's
+  own method on each row block (:mod:`scratchlearn.utils._dask_predict`), installed once per
+  class by ``BaseEstimator.__init_subclass__``. ``fit`` on Dask input stays the affair of the
+  estimators tagged ``"dask"``; the others refuse it by name.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from .utils._dask import refuse_dask
+from .utils._available_if import _AvailableIf
+from .utils._dask import is_dask_collection, refuse_dask
+from .utils._dask_predict import ROW_METHODS, compute_together, lazy_on_dask, marked
 from .utils._fit_record import CONVERGED, record_fit
 from .utils._param_validation import validate_params
 from .utils.validation import (
@@ -96,6 +103,18 @@ class BaseEstimator:
     """Base class of every estimator: parameters, representation, tags, data bookkeeping."""
 
     _parameter_constraints: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        """Wrap, once, each prediction method of the new class (its own or inherited from a
+        mixin) so that a Dask X is answered block by block (:func:`lazy_on_dask`); methods
+        marked ``answers_dask`` (their own Dask path, or wrapped already) are left alone."""
+        super().__init_subclass__(**kwargs)
+        for name in ROW_METHODS:
+            attr = inspect.getattr_static(cls, name, None)
+            if isinstance(attr, _AvailableIf) and not marked(attr.fn):
+                setattr(cls, name, _AvailableIf(lazy_on_dask(attr.fn), attr.check, attr.reason))
+            elif inspect.isfunction(attr) and not marked(attr):
+                setattr(cls, name, lazy_on_dask(attr))
 
     # -- parameters -------------------------------------------------------------------------
     @classmethod
@@ -369,13 +388,25 @@ def _check_score_weight(sample_weight, X) -> None:
     (a Dask DataFrame), or that is not an array-like at all, is left to ``predict``, which
     names what is wrong with it.
     """
-    if sample_weight is None:
-        return
+    if sample_weight is None or is_dask_collection(X) or is_dask_collection(sample_weight):
+        return  # Dask: the metric checks the lengths once the predictions are computed
     try:
         n = num_samples(X)
     except TypeError:
         return
     check_sample_weight(sample_weight, n)
+
+
+def _predicted(estimator, X, y, *others):
+    """(y, ŷ = estimator.predict(X), *others) in memory for a score.
+
+    A Dask X is predicted lazily, block by block, then ŷ, y and the others (weights, query
+    ids; NumPy or Dask) are computed in one pass: the n predictions come into memory, not the
+    n × d inputs, and the metric that follows is the in-memory one.
+    """
+    if not is_dask_collection(X):
+        return (y, estimator.predict(X), *others)
+    return compute_together(y, estimator.predict(X), *others)
 
 
 class ClassifierMixin:
@@ -395,7 +426,8 @@ class ClassifierMixin:
         from .metrics import accuracy_score
 
         _check_score_weight(sample_weight, X)
-        return accuracy_score(y, self.predict(X), sample_weight=sample_weight)
+        y, y_pred, sample_weight = _predicted(self, X, y, sample_weight)
+        return accuracy_score(y, y_pred, sample_weight=sample_weight)
 
 
 class RegressorMixin:
@@ -414,7 +446,8 @@ class RegressorMixin:
         from .metrics import r2_score
 
         _check_score_weight(sample_weight, X)
-        return r2_score(y, self.predict(X), sample_weight=sample_weight)
+        y, y_pred, sample_weight = _predicted(self, X, y, sample_weight)
+        return r2_score(y, y_pred, sample_weight=sample_weight)
 
 
 class RankerMixin:
@@ -438,7 +471,7 @@ class RankerMixin:
         """Mean over queries of NDCG (linear gain, all ranks) of ``predict(X)`` against ``y``."""
         from .metrics import ndcg_score
 
-        scores = self.predict(X)  # validates X first
+        y, scores, qid = _predicted(self, X, y, qid)  # predict validates X first
         return float(ndcg_score(y, scores, qid=qid))
 
 

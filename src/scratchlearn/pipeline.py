@@ -5,10 +5,12 @@ A pipeline with steps (t_1, …, t_{m−1}, f) fits as
     X_0 = X,   X_s = t_s.fit_transform(X_{s−1}, y)   for s = 1..m−1,   f.fit(X_{m−1}, y)
 
 and predicts (or transforms, scores, …) by pushing X through t_1..t_{m−1} with ``transform``
-and calling the method of f. A step may be ``"passthrough"`` (or None): it is skipped. Every
-hyperparameter of a step is reachable as ``<step name>__<param>``, so a pipeline can be tuned
-by a grid search like any estimator; fit parameters are routed the same way
-(``pipe.fit(X, y, clf__sample_weight=w)``).
+and calling the method of f. On a Dask array or DataFrame each step's ``transform`` and the
+final method are lazy in turn (block by block, :mod:`scratchlearn.utils._dask_predict`), so
+the pipeline's prediction is a lazy Dask array too. A step may be ``"passthrough"`` (or
+None): it is skipped. Every hyperparameter of a step is reachable as ``<step name>__<param>``,
+so a pipeline can be tuned by a grid search like any estimator; fit parameters are routed the
+same way (``pipe.fit(X, y, clf__sample_weight=w)``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections import defaultdict
 from .base import BaseEstimator, _check_score_weight, clone
 from .utils import Bunch
 from .utils._available_if import available_if
+from .utils._dask_predict import answers_dask
 from .utils._param_validation import HasMethods
 from .utils.validation import check_is_fitted
 
@@ -34,19 +37,25 @@ def _is_passthrough(step) -> bool:
 _MISSING_IN_STEPS = "its final step (or one of its steps) does not implement it."
 
 
+def _step_methods(check):
+    """``available_if(check)``; the method answers Dask input by its steps, each lazy in turn
+    (so the generic path of :class:`~scratchlearn.base.BaseEstimator` steps aside)."""
+    return lambda fn: available_if(check, _MISSING_IN_STEPS)(answers_dask(fn))
+
+
 def _final_has(method):
     def check(pipe):
         final = pipe._final_estimator
         return not _is_passthrough(final) and hasattr(final, method)
 
-    return available_if(check, _MISSING_IN_STEPS)
+    return _step_methods(check)
 
 
 def _all_have(method):
     def check(pipe):
         return all(_is_passthrough(e) or hasattr(e, method) for _, e in pipe.steps)
 
-    return available_if(check, _MISSING_IN_STEPS)
+    return _step_methods(check)
 
 
 def _final_can_transform(pipe):

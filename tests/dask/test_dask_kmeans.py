@@ -6,6 +6,7 @@ are larger, empty clusters are re-seeded as in memory, predict / transform stay 
 import dask.array as da
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from _dask_cases import chunkings
 
 from scratchlearn.cluster import KMeans, _kmeans_dask, kmeans_plusplus
@@ -162,6 +163,21 @@ def test_dataframe_predict_transform_score_are_lazy_and_equal(client, iris):
     )
     # J of 150 terms in another order (and the centres' error, second order): 150ε·J
     assert got.score(df) == pytest.approx(want.score(pdf), rel=150 * EPS)
+
+
+@pytest.mark.parametrize("chunks", chunkings(30), ids=lambda c: f"{len(c)}blocks")
+def test_csr_blocks_match_the_in_memory_sparse_fit(client, iris, chunks):
+    # Dask blocks of CSR matrices: the sparse kernel on each block, not centred (origin 0), as
+    # the in-memory CSR fit; k-means++ on the gathered CSR sample (all rows: n ≤ the sample
+    # size), so the same seeds; sums in another order: the bounds of _bounds
+    X = np.where(iris[::5] > 3.0, iris[::5], 0.0)  # 30 rows, about half the entries stored
+    Xs = sp.csr_matrix(X)
+    want = KMeans(3, random_state=2, n_init=2).fit(Xs)
+    Xd = da.from_array(Xs, chunks=(chunks, 4), asarray=False)
+    got = KMeans(3, random_state=2, n_init=2).fit(Xd)
+    _assert_same_fit(got, want, X, np.ones(30), MEASURED)
+    np.testing.assert_array_equal(got.predict(Xd).compute(), want.predict(Xs))
+    assert got.score(Xd) == pytest.approx(want.score(Xs), rel=30 * EPS)
 
 
 def test_nan_in_one_block_is_named_at_fit(client, iris):

@@ -23,7 +23,10 @@ FAMILY = Family(
             demo_params={"n_clusters": 3, "random_state": 0},
             sklearn=_SK + "KMeans",
             check_params={"n_clusters": 2, "random_state": 0, "max_iter": 50},
-            expected_failed_checks={"check_sample_weight_equivalence_on_dense_data": _SEEDS},
+            expected_failed_checks={
+                "check_sample_weight_equivalence_on_dense_data": _SEEDS,
+                "check_sample_weight_equivalence_on_sparse_data": _SEEDS,
+            },
         ),
         Entry(
             name="MiniBatchKMeans",
@@ -32,7 +35,10 @@ FAMILY = Family(
             demo_params={"n_clusters": 3, "random_state": 0, "batch_size": 64},
             sklearn=_SK + "MiniBatchKMeans",
             check_params={"n_clusters": 2, "random_state": 0, "batch_size": 32, "max_iter": 20},
-            expected_failed_checks={"check_sample_weight_equivalence_on_dense_data": _SEEDS},
+            expected_failed_checks={
+                "check_sample_weight_equivalence_on_dense_data": _SEEDS,
+                "check_sample_weight_equivalence_on_sparse_data": _SEEDS,
+            },
         ),
         Entry(
             name="KMedoids",

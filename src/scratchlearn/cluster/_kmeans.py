@@ -16,6 +16,13 @@ Neither step can increase J, so ``history_["objective"]`` (J at μ₀, μ₁, �
 centres) never increases. A cluster left empty by step 1 is re-seeded with the row farthest from
 its own centre, which also lowers J. Elkan's algorithm computes the same assignments while
 skipping distances that the triangle inequality proves cannot win.
+
+Sparse X (CSR). Every step reads only the stored entries (:func:`._kmeans_kernels.lloyd_pass`
+on CSR): the rows are not centred (that would fill them in), so the arithmetic differs from the
+dense fit of the same data only by rounding: the same argmin of ‖μ_j‖² − 2xᵢ·μ_j, each value
+off by about (d + 2)ε(‖xᵢ‖² + ‖μ_j‖²) (uncentred norms), and centres that are the same means
+summed in another order (≲ nε·max|x|). Elkan's algorithm runs Lloyd's iterations on sparse X
+(the same assignments; its per-distance loop over d columns would undo the sparsity).
 """
 
 from __future__ import annotations
@@ -25,30 +32,53 @@ import warnings
 from typing import NamedTuple
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..base import BaseEstimator, ClusterMixin, TransformerMixin
 from ..exceptions import ConvergenceWarning
 from ..metrics.pairwise import euclidean_distances
 from ..preprocessing._data import merge_mean_var, weighted_mean_var
 from ..utils._blocks import block_reduce, is_dask_collection
+from ..utils._dask_predict import answers_dask
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_array, check_is_fitted, check_random_state, check_sample_weight
-from ._kmeans_kernels import J_DIRECT, J_EXPANDED, J_NONE, elkan_assign, lloyd_pass
+from ._kmeans_kernels import (
+    J_DIRECT,
+    J_EXPANDED,
+    J_NONE,
+    canonical_csr,
+    elkan_assign,
+    lloyd_pass,
+)
 
 __all__ = ["KMeans", "kmeans_plusplus"]
 
 
 # -- seeding -----------------------------------------------------------------------------------
+def row_sq_norms(X):
+    """‖xᵢ‖² of each row of a dense or CSR X, shape (n,)."""
+    if sp.issparse(X):
+        X = canonical_csr(X)
+        rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+        return np.bincount(rows, weights=X.data * X.data, minlength=X.shape[0])
+    return np.einsum("ij,ij->i", X, X)
+
+
+def dense_rows(X):
+    """Rows of X (dense or sparse) as a dense float64 array (centres are dense)."""
+    return X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+
+
 def kmeans_plusplus(X, k, w, rng, n_local_trials=None):
     """Greedy k-means++ (Arthur & Vassilvitskii, 2007): row indices of k seeds.
 
     The first seed is drawn ∝ wᵢ. Each next one: draw L = 2 + ⌊ln k⌋ candidates ∝ wᵢ·D²(xᵢ)
     (D = distance to the nearest seed so far) and keep the candidate whose addition leaves the
-    least potential φ = Σᵢ wᵢ D²(xᵢ).
+    least potential φ = Σᵢ wᵢ D²(xᵢ). X may be dense or CSR (D² by ‖x‖² − 2x·y + ‖y‖²).
     """
     n = X.shape[0]
     L = 2 + int(np.log(k)) if n_local_trials is None else n_local_trials
-    x_sq = np.einsum("ij,ij->i", X, X)
+    x_sq = row_sq_norms(X)
     idx = np.empty(k, dtype=np.intp)
     idx[0] = rng.choice(n, p=w / w.sum())
     D2 = euclidean_distances(X[idx[:1]], X, Y_norm_squared=x_sq, squared=True)[0]  # (n,)
@@ -67,9 +97,9 @@ def kmeans_plusplus(X, k, w, rng, n_local_trials=None):
 def _initial_centres(X, k, w, init, rng):
     """μ₀ from ``init``: "k-means++", "random" (k distinct rows drawn ∝ w), an array or callable."""
     if isinstance(init, str) and init == "k-means++":
-        return X[kmeans_plusplus(X, k, w, rng)]
+        return dense_rows(X[kmeans_plusplus(X, k, w, rng)])
     if isinstance(init, str) and init == "random":
-        return X[rng.choice(X.shape[0], size=k, replace=False, p=w / w.sum())]
+        return dense_rows(X[rng.choice(X.shape[0], size=k, replace=False, p=w / w.sum())])
     centres = init(X, k, rng) if callable(init) else init
     return _check_centres(centres, k, X.shape[1], "returned by the init callable")
 
@@ -101,9 +131,10 @@ def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None,
     block by block); ``w=None`` means unit weights; ``x_sq`` = ‖xᵢ‖² of the centred rows, for
     ``J_EXPANDED`` (summed row by row in the kernel when None); ``labels``, an optional (n_b,)
     int32 buffer, receives c(i) (kept by the in-memory fit; on Dask they stay in the block);
-    ``n_threads`` for the kernel (Dask: 1, see :func:`._kmeans_kernels.lloyd_pass`).
+    ``n_threads`` for the kernel (Dask: 1, see :func:`._kmeans_kernels.lloyd_pass`). A CSR
+    block is read as stored (``x_mean`` must then be None: sparse rows are not centred).
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    X = canonical_csr(X) if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
     n, k = X.shape[0], centres.shape[0]
     w = np.ones(n) if w is None else np.ascontiguousarray(w, dtype=np.float64)
     labels = np.empty(n, np.int32) if labels is None else labels
@@ -114,7 +145,7 @@ def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None,
 
 def nearest_centre(X, centres, n_threads=None, x_shift=None):
     """c(i) = argmin_j ‖xᵢ − μ_j‖² of the rows of X (minus ``x_shift``), as int32."""
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    X = canonical_csr(X) if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
     n, k = X.shape[0], centres.shape[0]
     labels = np.empty(n, np.int32)
     S, W = np.empty_like(centres), np.empty(k)  # not filled (update=False)
@@ -128,16 +159,38 @@ def farthest_rows(X, w, idx, centres, x_mean, m, labels=None):
     Returns ``{"m", "r2", "x", "w", "label", "idx"}`` for those rows, ordered by decreasing r²
     and, among equal r², increasing row index ``idx`` (global; None: 0..n_b−1), so that the
     choice does not depend on how the rows are cut into blocks (:func:`merge_farthest`).
-    ``labels`` are the rows' clusters when known (in memory), else recomputed from μ.
+    ``labels`` are the rows' clusters when known (in memory), else recomputed from μ. A CSR X
+    (``x_mean`` None) gives r²ᵢ from its stored entries (:func:`_sparse_r2`) and its chosen
+    rows densified.
     """
-    X = np.ascontiguousarray(X if x_mean is None else X - x_mean, dtype=np.float64)
+    if sp.issparse(X):
+        X = canonical_csr(X)
+    else:
+        X = np.ascontiguousarray(X if x_mean is None else X - x_mean, dtype=np.float64)
     n = X.shape[0]
     w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
     idx = np.arange(n) if idx is None else np.asarray(idx)
     labels = nearest_centre(X, centres, n_threads=1) if labels is None else labels  # Dask
+    if sp.issparse(X):
+        r2 = _sparse_r2(X, centres, labels)
+        top = _top_rows({"m": m, "r2": r2, "x": np.arange(n), "w": w, "label": labels, "idx": idx})
+        top["x"] = X[top["x"]].toarray()
+        return top
     R = X - centres[labels]  # (n, d)
     r2 = np.einsum("ij,ij->i", R, R)
     return _top_rows({"m": m, "r2": r2, "x": X, "w": w, "label": labels, "idx": idx})
+
+
+def _sparse_r2(X, centres, labels):
+    """r²ᵢ = Σ_{f stored} (x_if − μ_f)² + ‖μ‖² − Σ_{f stored} μ_f², μ = μ_{c(i)}, for a CSR X:
+    the kernel's direct form (:mod:`._kmeans_kernels`), O(nnz)."""
+    rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))  # (nnz,)
+    mu = centres[labels[rows], X.indices]  # (nnz,) the centre's value at each stored entry
+    n = X.shape[0]
+    stored = np.bincount(rows, weights=(X.data - mu) ** 2, minlength=n)
+    mu_stored = np.bincount(rows, weights=mu * mu, minlength=n)
+    c_sq = np.einsum("ij,ij->i", centres, centres)[labels]
+    return stored + np.maximum(c_sq - mu_stored, 0.0)
 
 
 def _top_rows(c):
@@ -309,19 +362,26 @@ class KMeansData:
         self.row_index = None  # global row indices, for the ties of farthest_rows (Dask)
 
     def centre(self, rng, k, seeding):
-        """x̄, the variances, and the centred rows and weights the seeding draws from.
+        """The origin of the iterations' coordinates, the variances, and the (centred) rows and
+        weights the seeding draws from.
 
-        The rows are centred once here (a new array: the caller's X is untouched); ``rng``,
-        ``k`` and ``seeding`` (False: the initial centres are given) matter on Dask only.
+        Dense rows are centred once here (a new array: the caller's X is untouched), the origin
+        being x̄; sparse rows are kept as they are (origin 0: centring would fill them in).
+        ``rng``, ``k`` and ``seeding`` (False: the initial centres are given) matter on Dask.
         """
         x_mean, x_var, _ = block_reduce(weighted_mean_var, self.X, None, combine=merge_mean_var)
-        self.X = self.X - x_mean
-        self.x_sq = np.einsum("ij,ij->i", self.X, self.X)  # for the history's J (_kmeans_kernels)
+        if sp.issparse(self.X):
+            self.X = canonical_csr(self.X)
+            x_mean = np.zeros(self.d)
+        else:
+            self.X = self.X - x_mean
+        self.x_sq = row_sq_norms(self.X)  # for the history's J (_kmeans_kernels)
         return x_mean, x_var, self.X, self.w
 
     def run(self, centres, max_iter, tol, algorithm):
-        """One run from ``centres``: Elkan's iterations or Lloyd's (:class:`LloydRun`)."""
-        if algorithm == "elkan":
+        """One run from ``centres``: Elkan's iterations or Lloyd's (:class:`LloydRun`); Lloyd's
+        on sparse X (the same assignments)."""
+        if algorithm == "elkan" and not sp.issparse(self.X):
             return elkan(self.X, self.w, centres, max_iter, tol)
         return self.lloyd(centres, max_iter, tol)
 
@@ -359,8 +419,8 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
     }
 
     def _check_fit_data(self, X, sample_weight):
-        """(X, w, init) of an in-memory fit, checked."""
-        X = self._validate_data(X, dtype=np.float64, order="C")
+        """(X, w, init) of an in-memory fit, checked: X dense or CSR."""
+        X = self._validate_data(X, dtype=np.float64, order="C", accept_sparse="csr")
         self._check_n_samples(X.shape[0])
         w = check_sample_weight(sample_weight, X)
         return X, w, self._checked_init(X.shape[1])
@@ -396,7 +456,7 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def _check_test_data(self, X):
         check_is_fitted(self, "cluster_centers_")
-        return self._validate_data(X, dtype=np.float64, order="C", reset=False)
+        return self._validate_data(X, dtype=np.float64, order="C", accept_sparse="csr", reset=False)
 
     def _assign(self, X, sample_weight=None, j_mode=J_DIRECT):
         """(labels, J) of the rows of X at the fitted centres."""
@@ -406,6 +466,7 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
         J = lloyd_pass(X, w, C, labels, np.empty_like(C), np.empty(len(C)), False, j_mode)
         return labels, J
 
+    @answers_dask  # its blocks need only the centres (a Dask-fitted model holds lazy labels_)
     def predict(self, X):
         """Index of the nearest centre of each row: argmin_j ‖xᵢ − μ_j‖ (lazy on Dask)."""
         if is_dask_collection(X):
@@ -414,6 +475,7 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
             return predict_dask(self, X)
         return self._assign(self._check_test_data(X), j_mode=J_NONE)[0]
 
+    @answers_dask
     def transform(self, X):
         """Distances ‖xᵢ − μ_j‖ of each row to each centre, shape (n, k) (lazy on Dask)."""
         if is_dask_collection(X):
@@ -440,7 +502,7 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def _scratch_tags(self):
         t = super()._scratch_tags()
-        t.update(estimator_type="clusterer", non_deterministic=False)
+        t.update(estimator_type="clusterer", non_deterministic=False, X_types=["2darray", "sparse"])
         return t
 
 
@@ -459,6 +521,11 @@ class KMeans(_KMeansBase):
     ``n_iter_`` counts the pass that confirmed the stop; after a stop on ``tol`` or
     ``max_iter`` one more assignment makes ``labels_`` and ``inertia_`` describe
     ``cluster_centers_``. Of ``n_init`` runs, the one of least J is kept.
+
+    X may be dense or CSR (SciPy sparse; other sparse formats are converted). Sparse rows are
+    not centred and are read by their stored entries (see the module docstring): the dense fit
+    of the same data up to rounding, as scikit-learn's sparse KMeans; ``algorithm="elkan"``
+    then runs Lloyd's iterations. ``predict``, ``transform`` and ``score`` take CSR too.
 
     Parameters
     ----------
@@ -495,6 +562,8 @@ class KMeans(_KMeansBase):
     ``algorithm="elkan"`` runs Lloyd's iterations (same assignments; Elkan's bounds are n×k
     state). ``labels_``, ``predict`` and ``transform`` are lazy Dask arrays; the rest is NumPy.
     Persist X first (``X.persist()``) if it fits in the cluster's memory: every pass reads it.
+    A Dask array of CSR blocks (``da.from_array(X_csr, chunks=(r, d), asarray=False)``) is
+    fitted the same way, block by block as stored (not centred), and seeded on a CSR sample.
 
     Examples
     --------
@@ -561,10 +630,10 @@ class KMeans(_KMeansBase):
             data = KMeansData(X, w)
         k, rng = self.n_clusters, check_random_state(self.random_state)
         given = not (isinstance(init, str) or callable(init))
-        x_mean, x_var, Xs, ws = data.centre(rng, k, seeding=not given)
+        origin, x_var, Xs, ws = data.centre(rng, k, seeding=not given)  # x̄ (dense) or 0 (CSR)
         tol = float(np.mean(x_var)) * self.tol  # relative to the mean per-feature variance
         if given:
-            init = init - x_mean
+            init = init - origin
         best = None
         for _ in range(self._n_init(default=10)):
             centres = init.copy() if given else _initial_centres(Xs, k, ws, init, rng)
@@ -572,8 +641,8 @@ class KMeans(_KMeansBase):
             if best is None or run.inertia < best.inertia:
                 best = run
         self._warn_distinct(n_distinct=best.n_distinct())
-        self.cluster_centers_ = best.centres + x_mean
-        self.labels_ = data.labels(best, x_mean)
+        self.cluster_centers_ = best.centres + origin
+        self.labels_ = data.labels(best, origin)
         self.inertia_ = float(best.inertia)
         criterion = f"Σ‖Δμ‖² <= {tol:.3g}"
         self._record_fit(

@@ -23,14 +23,25 @@ k = 8, whose narrow output OpenBLAS handles poorly). J is computed one of three 
 
 :func:`elkan_assign` is Elkan's (2003) assignment with the triangle inequality: an upper bound
 uᵢ ≥ ‖xᵢ − μ_{c(i)}‖ and lower bounds l_{ij} ≤ ‖xᵢ − μ_j‖ skip the distances that cannot win.
+
+A CSR ``X`` (SciPy sparse) goes to :func:`_lloyd_pass_csr`, the same pass over the stored
+entries only: xᵢ·μ_j = Σ_{f stored} x_if μ_jf (O(nnzᵢ·k) per row, no dense copy), the same
+argmin of ‖μ_j‖² − 2xᵢ·μ_j, and J_DIRECT in the form that needs only the stored entries,
+
+    ‖xᵢ − μ‖² = Σ_{f stored} (x_if − μ_f)² + (‖μ‖² − Σ_{f stored} μ_f²)
+
+(the second term is Σ over the row's zero columns of μ_f², computed by difference: absolute
+error ≤ (nnzᵢ + 1)·ε·‖μ‖², clipped at 0). Sparse rows are not centred (``x_shift`` is refused):
+centring would fill them in.
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+import scipy.sparse as sp
 
-__all__ = ["lloyd_pass", "elkan_assign", "J_NONE", "J_EXPANDED", "J_DIRECT"]
+__all__ = ["lloyd_pass", "elkan_assign", "canonical_csr", "J_NONE", "J_EXPANDED", "J_DIRECT"]
 
 CHUNK = 256  # rows per block of inner products: the (k, 256) block stays in cache
 J_NONE, J_EXPANDED, J_DIRECT = 0, 1, 2
@@ -55,6 +66,9 @@ def lloyd_pass(
     """
     C = np.ascontiguousarray(C, dtype=np.float64)
     x_sq = np.empty(0) if x_sq is None else x_sq
+    sparse = sp.issparse(X)
+    if sparse and x_shift is not None:
+        raise ValueError("lloyd_pass does not centre sparse rows (x_shift must be None).")
     x_shift = np.empty(0) if x_shift is None else np.asarray(x_shift, dtype=np.float64)
     current = numba.get_num_threads()
     T = current if n_threads is None else min(int(n_threads), numba.config.NUMBA_NUM_THREADS)
@@ -62,6 +76,11 @@ def lloyd_pass(
     if T != current:
         numba.set_num_threads(T)
     try:
+        if sparse:
+            X = canonical_csr(X)
+            return _lloyd_pass_csr(
+                X.data, X.indices, X.indptr, w, C, labels, S, W, bool(update), int(j_mode), x_sq, T
+            )
         return _lloyd_pass(X, w, C, labels, S, W, bool(update), int(j_mode), x_sq, x_shift, T)
     finally:
         if T != current:
@@ -126,6 +145,78 @@ def _lloyd_pass(X, w, C, labels, S, W, update, j_mode, x_sq, x_shift, T):  # pra
                     W_loc[c] += w[i]
                     for f in range(d):
                         S_loc[c, f] += w[i] * xs[r, f]
+        S_t[t], W_t[t], J_t[t] = S_loc, W_loc, J_loc
+    if update:
+        S[:] = 0.0
+        W[:] = 0.0
+        for t in range(T):
+            S += S_t[t]
+            W += W_t[t]
+    return J_t.sum()
+
+
+def canonical_csr(X):
+    """X as a float64 CSR matrix with sorted, unique column indices per row (a copy only when
+    it is not already one): the kernels read ``data``, ``indices``, ``indptr`` directly."""
+    X = sp.csr_matrix(X, dtype=np.float64) if X.format != "csr" or X.dtype != np.float64 else X
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
+
+
+@numba.njit(parallel=True, cache=True)
+def _lloyd_pass_csr(
+    data, indices, indptr, w, C, labels, S, W, update, j_mode, x_sq, T
+):  # pragma: no cover - compiled
+    """:func:`_lloyd_pass` for a CSR X (``data``, ``indices``, ``indptr``), rows not shifted."""
+    n, k, d = indptr.shape[0] - 1, C.shape[0], C.shape[1]
+    have_sq = x_sq.size > 0
+    c_sq = np.zeros(k)
+    for j in range(k):
+        for f in range(d):
+            c_sq[j] += C[j, f] * C[j, f]
+    per_thread = (n + T - 1) // T
+    S_t = np.zeros((T, k, d))
+    W_t = np.zeros((T, k))
+    J_t = np.zeros(T)
+    for t in numba.prange(T):
+        S_loc, W_loc, J_loc = np.zeros((k, d)), np.zeros(k), 0.0
+        g = np.empty(k)  # gⱼ = xᵢ·μ_j over the stored entries
+        for i in range(t * per_thread, min(n, (t + 1) * per_thread)):
+            a, b = indptr[i], indptr[i + 1]
+            for j in range(k):
+                acc = 0.0
+                for p in range(a, b):
+                    acc += data[p] * C[j, indices[p]]
+                g[j] = acc
+            c = 0
+            best = c_sq[0] - 2.0 * g[0]
+            for j in range(1, k):
+                dist = c_sq[j] - 2.0 * g[j]
+                if dist < best:
+                    best, c = dist, j
+            labels[i] = c
+            if j_mode == 1:  # J_EXPANDED
+                if have_sq:
+                    sq = x_sq[i]
+                else:
+                    sq = 0.0
+                    for p in range(a, b):
+                        sq += data[p] * data[p]
+                J_loc += w[i] * max(sq + best, 0.0)
+            elif j_mode == 2:  # J_DIRECT on the stored entries, the zeros by difference
+                r2, mu_nz = 0.0, 0.0
+                for p in range(a, b):
+                    m = C[c, indices[p]]
+                    diff = data[p] - m
+                    r2 += diff * diff
+                    mu_nz += m * m
+                J_loc += w[i] * (r2 + max(c_sq[c] - mu_nz, 0.0))
+            if update:
+                W_loc[c] += w[i]
+                for p in range(a, b):
+                    S_loc[c, indices[p]] += w[i] * data[p]
         S_t[t], W_t[t], J_t[t] = S_loc, W_loc, J_loc
     if update:
         S[:] = 0.0

@@ -14,6 +14,14 @@ exponentially weighted average (EWA) of the per-row batch inertia has not improv
 data's mean variance, as in :class:`KMeans`; 0 disables it), or after ``max_iter`` passes.
 Centres whose weight falls below ``reassignment_ratio`` × the largest are moved to random
 rows of the batch every 10·k rows seen (an empty centre always).
+
+The fit sees its data only through a few operations (:class:`MemoryRows`): the column
+variances (for ``tol``), the rows of given indices (the seeding sample, each batch), and the
+final labels and inertia. A Dask X is the same fit with those operations done on its blocks
+(:class:`._kmeans_dask.DaskRows`): every batch's indices are drawn on the client from the same
+generator as in memory, from the whole array, and its rows gathered from the blocks that hold
+them; the steps themselves run in memory on the batch, the same arithmetic on the same rows.
+X may be dense or CSR (in memory or as Dask blocks of CSR); centres are dense.
 """
 
 from __future__ import annotations
@@ -22,9 +30,11 @@ import numbers
 
 import numpy as np
 
+from ..preprocessing._data import merge_mean_var, weighted_mean_var
+from ..utils._blocks import block_reduce, is_dask_collection
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_random_state, check_sample_weight
-from ._kmeans import _INIT, _initial_centres, _KMeansBase
+from ._kmeans import _INIT, _initial_centres, _KMeansBase, dense_rows
 from ._kmeans_kernels import lloyd_pass
 
 __all__ = ["MiniBatchKMeans"]
@@ -44,9 +54,41 @@ def minibatch_step(X, w, centres, counts, rng, reassign, ratio):
         if low.sum() > 0.5 * X.shape[0]:  # move at most half a batch of centres
             low[np.argsort(counts)[int(0.5 * X.shape[0]) :]] = False
         if low.any():
-            centres[low] = X[rng.choice(X.shape[0], size=int(low.sum()), replace=False)]
+            centres[low] = dense_rows(X[rng.choice(X.shape[0], size=int(low.sum()), replace=False)])
             counts[low] = np.min(counts[~low])  # not too small, or they would move again at once
     return J
+
+
+class MemoryRows:
+    """The rows of an in-memory fit (X dense or CSR, w): what the fit asks of its data.
+
+    :class:`._kmeans_dask.DaskRows` answers the same questions for a Dask X; ``w`` is in
+    memory in both (the batches are drawn ∝ w on the caller's side).
+    """
+
+    def __init__(self, est, X, sample_weight):
+        self.X, self.w, _ = est._check_fit_data(X, sample_weight)
+        self.n, self.d = self.X.shape
+
+    def variances(self):
+        """σ²_f of each column (unweighted), for ``tol``."""
+        return block_reduce(weighted_mean_var, self.X, None, combine=merge_mean_var)[1]
+
+    def take(self, rows):
+        """X[rows], for the global row indices ``rows`` (any order, repeats)."""
+        return self.X[rows]
+
+    def batches(self, batch, draw):
+        """The source of the batches: ``take_batch(rows, rng)``."""
+        return self
+
+    def take_batch(self, rows, rng):
+        return self.X[rows]
+
+    def final(self, est, centres):
+        """(labels, J at ``centres``, number of non-empty clusters) over all of X."""
+        labels, J = est._assign(self.X, self.w)
+        return labels, J, len(np.unique(labels))
 
 
 class MiniBatchKMeans(_KMeansBase):
@@ -76,6 +118,25 @@ class MiniBatchKMeans(_KMeansBase):
     n_init : "auto" or int, default="auto" (1 for k-means++ or an array, 3 for "random"); the
         seeding of least inertia on the ``init_size`` validation rows is kept
     reassignment_ratio : float, default=0.01
+
+    X may be dense or CSR (SciPy sparse): the steps read a sparse batch's stored entries only
+    (see :mod:`._kmeans`); the same batches give the dense fit's centres up to rounding.
+
+    Dask
+    ----
+    A Dask array or DataFrame X (dense or with CSR blocks; sample weights NumPy or Dask) is
+    fitted from its blocks without being gathered: one pass for the column variances (``tol``),
+    then, for the seeding and every step, the rows of indices drawn on the client from the
+    same generator as in memory and over the whole array (the n draw probabilities ∝ w are on
+    the client: 8 bytes a row), gathered from the blocks that hold them (several steps' batches
+    per computation, see :class:`._kmeans_dask.BatchRows`). The steps then run in memory on
+    the same rows as the in-memory fit, so the same ``random_state`` gives the same batches and
+    exactly the same centres, ``n_steps_``, ``history_`` and ``stop_reason_`` (``tol`` > 0:
+    the variances are summed in another order, so a shift within rounding of ``tol`` could
+    stop one step apart). With ``compute_labels``, one last pass gives ``inertia_`` (summed by
+    blocks: within nε·J of the in-memory value) and ``labels_``, a lazy Dask array.
+    ``partial_fit`` takes in-memory batches. Persist X (``X.persist()``) when it fits in the
+    cluster's memory: a step reads a few blocks.
 
     Examples
     --------
@@ -146,17 +207,20 @@ class MiniBatchKMeans(_KMeansBase):
         init_size = self.init_size if self.init_size is not None else 3 * batch
         return batch, min(max(init_size, 3 * self.n_clusters), n)
 
-    def _seed(self, X, w, init, rng, init_size):
+    def _seed(self, data, init, rng, init_size):
         """The best of ``n_init`` seedings, each on ``init_size`` random rows, judged by the
-        inertia on one shared set of ``init_size`` validation rows."""
-        valid = rng.integers(0, X.shape[0], init_size)
+        inertia on one shared set of ``init_size`` validation rows (rows taken by index from
+        ``data``, :class:`MemoryRows` or :class:`._kmeans_dask.DaskRows`)."""
+        w = data.w
+        valid = rng.integers(0, data.n, init_size)
+        X_valid = data.take(valid)
         best, best_J = None, np.inf
         for _ in range(self._n_init(default=3)):
-            rows = rng.integers(0, X.shape[0], init_size)
-            centres = _initial_centres(X[rows], self.n_clusters, w[rows], init, rng)
+            rows = rng.integers(0, data.n, init_size)
+            centres = _initial_centres(data.take(rows), self.n_clusters, w[rows], init, rng)
             labels = np.empty(init_size, np.int32)
             J = lloyd_pass(
-                X[valid], w[valid], centres, labels, centres.copy(), np.empty(len(centres)), False
+                X_valid, w[valid], centres, labels, centres.copy(), np.empty(len(centres)), False
             )
             if J < best_J:
                 best, best_J = centres, J
@@ -170,25 +234,40 @@ class MiniBatchKMeans(_KMeansBase):
         return False
 
     def fit(self, X, y=None, sample_weight=None):
-        """Run mini-batch steps until the EWA inertia stalls, the centres settle or max_iter."""
+        """Run mini-batch steps until the EWA inertia stalls, the centres settle or max_iter.
+
+        X in memory is read through :class:`MemoryRows`, a Dask X through
+        :class:`._kmeans_dask.DaskRows`: the same steps on the same batches.
+        """
         self._validate_params()
-        X, w, init = self._check_fit_data(X, sample_weight)
+        if is_dask_collection(X):
+            from ._kmeans_dask import DaskRows
+
+            data = DaskRows(self, X, sample_weight)
+        else:
+            data = MemoryRows(self, X, sample_weight)
+        init = self._checked_init(data.d)
         rng = self._rng = check_random_state(self.random_state)  # partial_fit continues it
-        n = X.shape[0]
+        n, w = data.n, data.w
         batch, init_size = self._sizes(n)
-        tol = float(np.mean(np.var(X, axis=0))) * self.tol
-        centres = self._seed(X, w, init, rng, init_size)
+        tol = float(np.mean(data.variances())) * self.tol
+        centres = self._seed(data, init, rng, init_size)
         self._counts, self._n_since_reassign = np.zeros(self.n_clusters), 0
         n_steps = (self.max_iter * n) // batch
         ewa, ewa_min, no_improvement, history, stop = None, np.inf, 0, [], "max_iter"
         alpha = min(1.0, 2.0 * batch / (n + 1))  # EWA weight of one batch
         p = w / w.sum()
         unit = np.ones(batch)
+
+        def draw(g):  # a batch: row indices ∝ w, with replacement, over the whole X
+            return g.choice(n, batch, p=p, replace=True)
+
+        source = data.batches(batch, draw)
         for step in range(n_steps):
-            rows = rng.choice(n, batch, p=p, replace=True)
+            rows = draw(rng)
             old = centres.copy()
             J_B = minibatch_step(
-                X[rows], unit, centres, self._counts, rng,
+                source.take_batch(rows, rng), unit, centres, self._counts, rng,
                 self._reassign_due(batch), self.reassignment_ratio,
             )  # fmt: skip
             history.append(J_B / batch)
@@ -205,17 +284,17 @@ class MiniBatchKMeans(_KMeansBase):
                 break
         self.cluster_centers_ = centres
         self.n_steps_ = len(history)
-        self._finish(X, w, ewa, stop, history)
+        self._finish(data, ewa, stop, history)
         return self
 
-    def _finish(self, X, w, ewa, stop, history):
+    def _finish(self, data, ewa, stop, history):
         if self.compute_labels:
-            self.labels_, J = self._assign(X, w)
+            self.labels_, J, n_distinct = data.final(self, self.cluster_centers_)
             self.inertia_ = float(J)
-            self._warn_distinct(self.labels_)
+            self._warn_distinct(n_distinct=n_distinct)
         else:
-            self.inertia_ = float(ewa * w.sum()) if ewa is not None else np.nan
-        n_iter = int(np.ceil(self.n_steps_ * self._sizes(X.shape[0])[0] / X.shape[0]))
+            self.inertia_ = float(ewa * data.w.sum()) if ewa is not None else np.nan
+        n_iter = int(np.ceil(self.n_steps_ * self._sizes(data.n)[0] / data.n))
         self._record_fit(
             n_iter,
             {"objective": history},
@@ -245,3 +324,8 @@ class MiniBatchKMeans(_KMeansBase):
             self.labels_, J = self._assign(X, w)
             self.inertia_ = float(J)
         return self
+
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t["dask"] = True
+        return t

@@ -29,6 +29,7 @@ import scipy.sparse as sp
 from ..base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, clone
 from ..utils._blocks import block_reduce
 from ..utils._dask import is_dask_collection
+from ..utils._dask_predict import answers_dask
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_is_fitted
 from . import _text_dask
@@ -584,6 +585,7 @@ class TfidfTransformer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             del self.idf_
         return self
 
+    @answers_dask  # sparse blocks, by _text_dask.lazy_tfidf
     def transform(self, X, copy=True):
         """The tf-idf matrix (CSR, float) of a count matrix (lazily block by block for a Dask
         array)."""

@@ -28,15 +28,12 @@ input apply the centring implicitly, Xc v = X v − 1 (x̄ᵀv).
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 import scipy.sparse as sp
 
 from ..base import ClassifierMixin
 from ..utils import check_is_fitted
 from ..utils._available_if import available_if
-from ..utils._dask import check_dask_data, is_dask_collection, map_rows
 from ..utils.extmath import log_softmax, safe_sparse_dot
 
 __all__ = [
@@ -122,11 +119,6 @@ def standardise(X, s_bar, fit_intercept):
     return (X - m) / sigma, m, sigma
 
 
-def linear_block(X, coef, intercept):
-    """X wᵀ + b of one row block (module level: on Dask it is pickled to the workers)."""
-    return safe_sparse_dot(X, coef.T) + intercept
-
-
 class LinearModel:
     """Mixin giving ``f(x) = xᵀw + b`` to estimators that set ``coef_`` and ``intercept_``.
 
@@ -164,14 +156,8 @@ class LinearModel:
         -------
         ndarray of shape (n_samples,) or (n_samples, n_targets)
             A Dask array for a Dask X, computed block by block when asked (nothing is
-            computed here).
+            computed here: :mod:`scratchlearn.utils._dask_predict`).
         """
-        if is_dask_collection(X):
-            check_is_fitted(self, "coef_")
-            X, _, _ = check_dask_data(self, X, reset=False)
-            coef, b = self.coef_, self.intercept_
-            n_out = None if coef.ndim == 1 else coef.shape[0]
-            return map_rows(partial(linear_block, coef=coef, intercept=b), X, n_out=n_out)
         return self._decision_function(X)
 
 

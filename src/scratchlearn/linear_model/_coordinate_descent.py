@@ -40,6 +40,44 @@ P(w)/n − P(w*)/n <= G/n <= tol·‖y‖²/n (y centred and weighted). The repo
 G/n; ``history_`` holds P/n and G/n at the start and after every sweep (G/n is NaN after the
 sweeps where it was not evaluated: it costs a pass over X).
 
+Working sets, gap-safe screening, Anderson extrapolation
+--------------------------------------------------------
+With ``selection="cyclic"``, λ₁ > 0 and d >= ``WORKING_SET_MIN_FEATURES``, the same objective is
+minimised by working sets (Celer: Massias, Gramfort and Salmon 2018), in
+:func:`~._cd_kernels.enet_working_set_descent`; with fewer features every sweep visits all of
+them, exactly as scikit-learn's (same sweeps, same ``n_iter_``). Each outer iteration:
+
+1. one pass over X gives g = XᵀR (d,), the gap G above (over every feature, so the stopping rule
+   G <= tol·‖y‖² and the reported gap are those of the full problem) and each feature's
+   optimality violation vⱼ = dist(gⱼ − λ₂wⱼ, λ₁∂|wⱼ|) (0 at the optimum);
+2. gap-safe screening (Fercoq, Gramfort and Salmon 2015; Ndiaye et al. 2017): the elastic net is
+   a lasso on X̂ = [X; √λ₂·I], whose dual is 1-strongly concave, so the dual optimum lies within
+   √(2G) of the feasible point κ[R; −√λ₂w], and
+
+   .. math::
+
+       s_j = \\frac{\\lambda_1 - \\kappa|g_j - \\lambda_2 w_j|}{\\sqrt{\\|X_j\\|^2 + \\lambda_2}}
+       > \\sqrt{2G} \\quad\\Longrightarrow\\quad w_j^* = 0
+
+   (without the absolute value when w >= 0): such features are set to 0 and left out;
+3. the working set W is the support {j: wⱼ ≠ 0} and the features of smallest score sⱼ (the
+   dual constraints nearest to violation, or violated: sⱼ < 0), |W| = min(#unscreened,
+   max(``WS_MIN``, 2·|support|, previous |W|));
+4. the subproblem on W: epochs of the cyclic update above over j ∈ W only, until the largest
+   violation met in an epoch is below ``INNER_FRACTION`` times the outer max vⱼ. Every
+   K = ``ANDERSON_K`` epochs, with the last K + 1 iterates w⁽⁰⁾…w⁽ᴷ⁾ on W and their differences
+   Uₖ = w⁽ᵏ⁺¹⁾ − w⁽ᵏ⁾ (Anderson extrapolation, Bertrand and Massias 2021):
+
+   .. math::
+
+       c = \\frac{(U^T U)^{-1}\\mathbf 1}{\\mathbf 1^T (U^T U)^{-1}\\mathbf 1},\\qquad
+       w_e = \\sum_{k=1}^{K} c_k\\, w^{(k)},
+
+   kept (with R_e = y − Xw_e) only if P(w_e) < P(w), so P never increases.
+
+``n_iter_`` then counts epochs (passes over W); ``history_`` has P/n after every epoch and G/n
+at the start of every outer iteration (NaN elsewhere).
+
 Arithmetic and threads
 ----------------------
 No ``fastmath``: every sum is in a fixed order, the same on every CPU. Every sum over samples is
@@ -68,6 +106,7 @@ from ._cd_kernels import (
     centred_fortran,
     enet_coordinate_descent,
     enet_primal_and_gap,
+    enet_working_set_descent,
     weighted_means,
 )
 
@@ -80,7 +119,13 @@ __all__ = [
     "enet_coordinate_descent",
     "enet_primal_and_gap",
     "enet_subgradient_loss_grad",
+    "enet_working_set_descent",
+    "WORKING_SET_MIN_FEATURES",
 ]
+
+#: From this many features (and with ``selection="cyclic"`` and λ₁ > 0) the descent runs on
+#: working sets; below it every sweep visits all features, exactly as scikit-learn's.
+WORKING_SET_MIN_FEATURES = 50
 
 
 def enet_subgradient_loss_grad(theta, X, y, s_bar, l1_pen, l2_pen, fit_intercept):
@@ -128,7 +173,8 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
         + \\alpha\\rho\\|w\\|_1 + \\frac{\\alpha(1-\\rho)}{2}\\|w\\|_2^2
 
     with ρ = ``l1_ratio`` and sample weights s′ rescaled to sum to n. See the module docstring
-    for the coordinate update and the duality-gap stopping rule.
+    for the coordinate update, the duality-gap stopping rule, and the working sets (gap-safe
+    screening, Anderson extrapolation) used from ``WORKING_SET_MIN_FEATURES`` features on.
 
     Parameters
     ----------
@@ -136,7 +182,8 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
     l1_ratio : float in [0, 1], default=0.5
     fit_intercept : bool, default=True
     max_iter : int, default=1000
-        Maximum number of sweeps (cd) or gradient steps (subgradient).
+        Maximum number of sweeps (cd; epochs over the working set when working sets are
+        used) or gradient steps (subgradient).
     tol : float, default=1e-4
         cd: stop when the duality gap G <= tol·‖y‖² (scikit-learn's rule). subgradient: the
         cost-change tolerance of GradientDescent.
@@ -290,23 +337,24 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
             if prev.shape == W.shape:
                 W[:] = prev
         gaps, iters, hist, done = np.empty(k), [], [], True
+        working_sets = self.selection == "cyclic" and l1 > 0 and d >= WORKING_SET_MIN_FEATURES
         for t in range(k):
             objective, gap_trace = np.empty(self.max_iter + 1), np.empty(self.max_iter + 1)
-            gap, it, ok = enet_coordinate_descent(
-                W[t],
-                Xf,
-                Yf[:, t],
-                l1,
-                l2,
-                self.max_iter,
-                self.tol,
-                self.positive,
-                self.selection == "random",
-                int(rng.integers(2**31 - 1)),
-                objective,
-                gap_trace,
-                n >= PARALLEL_MIN_ROWS,
-            )
+            args = (W[t], Xf, Yf[:, t], l1, l2, self.max_iter, self.tol, self.positive)
+            if working_sets:
+                gap, it, ok = enet_working_set_descent(
+                    *args, objective, gap_trace, n >= PARALLEL_MIN_ROWS
+                )
+            else:
+                seed = int(rng.integers(2**31 - 1))
+                gap, it, ok = enet_coordinate_descent(
+                    *args,
+                    self.selection == "random",
+                    seed,
+                    objective,
+                    gap_trace,
+                    n >= PARALLEL_MIN_ROWS,
+                )
             gaps[t], done = gap / n, done and ok
             iters.append(int(it))
             hist.append({"objective": objective[: it + 1] / n, "dual_gap": gap_trace[: it + 1] / n})

@@ -30,19 +30,16 @@ otherwise).
 
 import math
 import numbers
-from functools import partial
 
 import numpy as np
 
-from ..base import BaseEstimator, RegressorMixin, _check_score_weight
+from ..base import BaseEstimator, RegressorMixin, _check_score_weight, _predicted
 from ..metrics import d2_binomial_score, d2_tweedie_score
 from ..utils import Interval, StrOptions, check_is_fitted, check_sample_weight
 from ..utils._dask import (
     check_dask_data,
     is_dask_collection,
-    map_rows,
     persist_on_cluster,
-    refuse_dask,
 )
 from ._base import LinearModel
 from ._glm_blocks import GLMData
@@ -62,11 +59,6 @@ _GD_MAX_ITER = 5_000  # max_iter="auto" for solver="gd" (see the max_iter parame
 #: Tweedie power of each family's unit deviance (binomial has its own D² metric).
 _TWEEDIE_POWER = {"normal": 0.0, "poisson": 1.0, "gamma": 2.0, "exponential": 2.0,
                   "inverse_gaussian": 3.0}  # fmt: skip
-
-
-def _predict_block(X, w, b, link):
-    """μ = g⁻¹(Xw + b) of one row block (Dask predict)."""
-    return link.inverse(X @ w + b)
 
 
 def _normal_cdf_upper(z):
@@ -176,10 +168,6 @@ class _GLMBase(LinearModel, RegressorMixin, BaseEstimator):
     def predict(self, X):
         """Predicted mean μ = g⁻¹(Xw + b); a Dask X gives a lazy Dask array, block by block."""
         _, link = self._family_link()
-        if is_dask_collection(X):
-            check_is_fitted(self, "coef_")
-            X, _, _ = check_dask_data(self, X, reset=False)
-            return map_rows(partial(_predict_block, w=self.coef_, b=self.intercept_, link=link), X)
         return link.inverse(self._linear_predictor(X))
 
     def score(self, X, y, sample_weight=None):
@@ -188,9 +176,8 @@ class _GLMBase(LinearModel, RegressorMixin, BaseEstimator):
         or :func:`~scratchlearn.metrics.d2_binomial_score` for binomial proportions). A constant
         y (D(y, ȳ) = 0) scores 1.0 when predicted exactly, else 0.0, as ``r2_score``."""
         family, _ = self._family_link()
-        refuse_dask(X, f"{type(self).__name__}.score")
         _check_score_weight(sample_weight, X)
-        mu = self.predict(X)
+        y, mu, sample_weight = _predicted(self, X, y, sample_weight)  # a Dask X: μ computed
         with np.errstate(divide="ignore", invalid="ignore"):
             if family.name == "binomial":
                 d2 = d2_binomial_score(y, mu, sample_weight=sample_weight)

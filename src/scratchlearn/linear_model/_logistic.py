@@ -52,7 +52,6 @@ from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets, encode_classes
 from ._base import LinearClassifierMixin, lipschitz_constant, standardise
 from ._logistic_blocks import (
-    DaskPredictMixin,
     class_counts_block,
     dask_targets_and_weights,
     hessian_block,
@@ -168,7 +167,7 @@ def newton_solve(fun, hess, theta, *, tol, max_iter, stop_early=None):
     return theta, stop, it, hist
 
 
-class LogisticRegression(DaskPredictMixin, LinearClassifierMixin, BaseEstimator):
+class LogisticRegression(LinearClassifierMixin, BaseEstimator):
     """Logistic regression (binary sigmoid, multinomial softmax for K > 2).
 
     Minimises C·Σᵢ sᵢ ℓᵢ + ½‖W‖² (intercept unpenalised), ℓ the cross-entropy; see the module

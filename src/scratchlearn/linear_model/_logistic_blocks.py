@@ -17,7 +17,7 @@ runs where its block lives and only (1 + K′d̃ + (K′d̃)²) numbers per bloc
 The first pass on Dask gathers the classes and their weighted counts (for
 ``class_weight="balanced"`` and Σs); then Y and s̄ are derived per block, lazily, from y and
 the sample weights (:func:`targets_block`, :func:`weights_block`). Prediction on Dask runs the
-in-memory method on each block (:class:`DaskPredictMixin`).
+in-memory method on each block, as for every estimator (:mod:`scratchlearn.utils._dask_predict`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ from functools import partial
 import numpy as np
 import scipy.sparse as sp
 
-from ..utils import check_is_fitted
-from ..utils._dask import check_dask_data, is_dask_collection, map_rows
 from ..utils.extmath import expit, safe_sparse_dot, softmax
 
 __all__ = [
@@ -43,7 +41,6 @@ __all__ = [
     "targets_block",
     "weights_block",
     "dask_targets_and_weights",
-    "DaskPredictMixin",
 ]
 
 
@@ -202,44 +199,3 @@ def dask_targets_and_weights(y, w, classes, Kp, cw, total):
     if w is None:
         return Y, y.map_blocks(partial(fn, w=None), dtype=np.float64, meta=np.empty((0,)))
     return Y, da.map_blocks(fn, y, w, dtype=np.float64, meta=np.empty((0,)))
-
-
-class DaskPredictMixin:
-    """``decision_function``, ``predict``, ``predict_proba`` and ``predict_log_proba`` of a
-    Dask X as lazy Dask arrays (the in-memory method on each block, sent once per worker);
-    NumPy input goes on to the next class in the MRO unchanged."""
-
-    def _predict_dask(self, X, method, n_out, dtype=np.float64):
-        check_is_fitted(self, "coef_")
-        X, _, _ = check_dask_data(self, X, reset=False)
-        # the bound method: on a NumPy block it is the in-memory prediction itself
-        return map_rows(getattr(self, method), X, n_out=n_out, dtype=dtype)
-
-    def decision_function(self, X):
-        """Scores Xwᵀ + b: (n,) for two classes, else (n, K); a lazy Dask array on Dask X."""
-        if is_dask_collection(X):
-            check_is_fitted(self, "coef_")
-            Kp = self.coef_.shape[0]
-            return self._predict_dask(X, "decision_function", None if Kp == 1 else Kp)
-        return super().decision_function(X)
-
-    def predict(self, X):
-        """The class of highest score; a lazy Dask array on Dask X."""
-        if is_dask_collection(X):
-            check_is_fitted(self, "coef_")
-            return self._predict_dask(X, "predict", None, self.classes_.dtype)
-        return super().predict(X)
-
-    def predict_proba(self, X):
-        """P(class | x), (n, K); a lazy Dask array on Dask X."""
-        if is_dask_collection(X):
-            check_is_fitted(self, "coef_")
-            return self._predict_dask(X, "predict_proba", len(self.classes_))
-        return super().predict_proba(X)
-
-    def predict_log_proba(self, X):
-        """log P(class | x), (n, K); a lazy Dask array on Dask X."""
-        if is_dask_collection(X):
-            check_is_fitted(self, "coef_")
-            return self._predict_dask(X, "predict_log_proba", len(self.classes_))
-        return super().predict_log_proba(X)

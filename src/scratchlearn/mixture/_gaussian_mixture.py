@@ -33,6 +33,7 @@ import numpy as np
 from ..base import BaseEstimator, ClusterMixin
 from ..utils._blocks import block_reduce
 from ..utils._dask import check_dask_data, is_dask_collection, map_rows, persist_on_cluster
+from ..utils._dask_predict import answers_dask
 from ..utils._fit_record import CONVERGED
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.extmath import logsumexp
@@ -382,6 +383,7 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
         fn = partial(block_fn, params=self._parameters(), covariance_type=self.covariance_type)
         return map_rows(fn, X, n_out=n_out, dtype=dtype)
 
+    @answers_dask  # its blocks need only θ (a Dask-fitted model holds lazy labels_)
     def score_samples(self, X):
         """log p(x_i) = logsumexp_k (log π_k + log N(x_i | μ_k, Σ_k)), per sample (lazy on
         Dask)."""
@@ -400,6 +402,7 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
         """L(θ) on X: the mean of :meth:`score_samples` (a number, also on Dask)."""
         return self._mean_log_likelihood(X)[0]
 
+    @answers_dask
     def predict_proba(self, X):
         """(n, K) responsibilities r_ik = p(z = k | x_i) (lazy on Dask)."""
         X = self._check_X(X)
@@ -407,6 +410,7 @@ class GaussianMixture(ClusterMixin, BaseEstimator):
             return self._map_rows(_proba_block, X, n_out=len(self.weights_), dtype=np.float64)
         return _proba_block(X, self._parameters(), self.covariance_type)
 
+    @answers_dask
     def predict(self, X):
         """The most probable component argmax_k r_ik = argmax_k log p(x_i, z_i = k) (lazy on
         Dask)."""

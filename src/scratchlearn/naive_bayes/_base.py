@@ -35,13 +35,11 @@ probabilities), ``_check_X`` (validation), ``_joint_log_likelihood`` and ``_expl
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._blocks import block_reduce
-from ..utils._dask import check_dask_data, is_dask_collection, map_rows
+from ..utils._dask import check_dask_data, is_dask_collection
 from ..utils.extmath import logsumexp
 from ..utils.multiclass import check_classification_targets
 from ..utils.validation import (
@@ -284,15 +282,10 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
 
     # -- prediction: the posterior, normalised once -----------------------------------------
     def _output(self, X, what):
-        """``what`` (a prediction method's name) of X; of a Dask X lazily, block by block."""
+        """``what`` (a prediction method's name) of X (a Dask X is answered block by block
+        before this, by :mod:`scratchlearn.utils._dask_predict`)."""
         check_is_fitted(self)
-        if not is_dask_collection(X):
-            return _block_output(self, what, self._check_X(X, reset=False))
-        X, _, _ = self._check_dask(X, reset=False)
-        fn = partial(_block_output, self, what)  # the fitted model travels with each task
-        if what == "predict":
-            return map_rows(fn, X, dtype=self.classes_.dtype)
-        return map_rows(fn, X, n_out=self.classes_.shape[0])
+        return _block_output(self, what, self._check_X(X, reset=False))
 
     def predict_joint_log_proba(self, X):
         """J (n, K): log π_c + log P(x | c), the unnormalised log posterior."""

@@ -35,6 +35,7 @@ import scipy.sparse as sp
 
 from ..base import BaseEstimator
 from ..metrics._argkmin import argkmin, radius_neighbors_blocked
+from ..utils._dask import is_dask_collection
 from ..utils._param_validation import N_JOBS, Interval, StrOptions
 from ..utils.validation import check_is_fitted
 
@@ -89,6 +90,16 @@ def neighbor_weights(dist, weights):
     return w
 
 
+def _in_memory(*arrays):
+    """The arrays computed into memory if they are Dask arrays (a sparse graph is built in
+    memory, of the size of the answer); unchanged otherwise."""
+    if not any(is_dask_collection(a) for a in arrays):
+        return arrays
+    import dask
+
+    return dask.compute(*arrays)
+
+
 def _object_array(parts):
     out = np.empty(len(parts), dtype=object)
     out[:] = parts
@@ -127,9 +138,18 @@ class NeighborsBase(BaseEstimator):
         "n_jobs": N_JOBS,
     }
 
+    def _scratch_tags(self):
+        t = super()._scratch_tags()
+        t.update(dask=True)  # fit gathers a Dask training set; queries run block by block
+        return t
+
     def _fit(self, X, y=None, **check):
         self._validate_params()
-        if not self._scratch_tags()["requires_y"]:
+        if is_dask_collection(X):  # validated lazily, then computed into memory (._dask)
+            from ._dask import gather_training
+
+            X, y = gather_training(self, X, y, **check)
+        elif not self._scratch_tags()["requires_y"]:
             X = self._validate_data(X, dtype=np.float64)
         else:
             X, y = self._validate_data(X, y, **check)
@@ -181,6 +201,8 @@ class NeighborsBase(BaseEstimator):
 
     def _check_query(self, X):
         check_is_fitted(self, "_fit_X")
+        if is_dask_collection(X):  # validated lazily, block by block (._dask)
+            return X, False
         if X is None:
             return self._fit_X, True
         return self._validate_data(X, reset=False, dtype=np.float64), False
@@ -203,7 +225,8 @@ class KNeighborsMixin:
         ``X=None`` queries the training points themselves, each one excluded from its own
         neighbours (when duplicates outnumber the neighbours and the point itself is not
         among them, the first is dropped instead). Ties in distance: lower training index
-        first. Returns ``(dist, ind)``, each (n, k), or ``ind`` alone.
+        first. Returns ``(dist, ind)``, each (n, k), or ``ind`` alone: lazy Dask arrays, block
+        by block along its row chunks, for a Dask X (see :mod:`scratchlearn.neighbors._dask`).
         """
         X, query_is_train = self._check_query(X)
         k = self.n_neighbors if n_neighbors is None else n_neighbors
@@ -217,6 +240,10 @@ class KNeighborsMixin:
                 f"Expected n_neighbors <= n_samples_fit, but n_neighbors = {k_query}"
                 f"{extra if query_is_train else ''}, n_samples_fit = {m}."
             )
+        if is_dask_collection(X):
+            from ._dask import kneighbors_dask
+
+            return kneighbors_dask(self, X, int(k), return_distance)
         dist, ind = self._kneighbors_query(X, int(k_query))
         if query_is_train:
             keep = ind != np.arange(X.shape[0])[:, None]  # drop each point itself...
@@ -240,10 +267,11 @@ class KNeighborsMixin:
 
     def kneighbors_graph(self, X=None, n_neighbors=None, mode="connectivity"):
         """Sparse CSR (n, m) graph: row i holds its k neighbours, with 1 (``"connectivity"``)
-        or the distance (``"distance"``)."""
+        or the distance (``"distance"``). A Dask X is queried block by block, and the answer
+        computed into memory to build the matrix."""
         if mode not in ("connectivity", "distance"):
             raise ValueError(f"mode must be 'connectivity' or 'distance'; got {mode!r}.")
-        dist, ind = self.kneighbors(X, n_neighbors)
+        dist, ind = _in_memory(*self.kneighbors(X, n_neighbors))
         n, k = ind.shape
         data = np.ones(n * k) if mode == "connectivity" else dist.ravel()
         return sp.csr_matrix(
@@ -259,7 +287,8 @@ class RadiusNeighborsMixin:
 
         Returns object arrays of n index arrays (and of n distance arrays), in training-index
         order, or sorted by (distance, index) with ``sort_results``. ``X=None`` queries the
-        training points, each excluded from its own neighbours.
+        training points, each excluded from its own neighbours. For a Dask X, lazy object-dtype
+        Dask arrays, block by block along its row chunks (see :mod:`scratchlearn.neighbors._dask`).
         """
         X, query_is_train = self._check_query(X)
         r = self.radius if radius is None else radius
@@ -267,6 +296,10 @@ class RadiusNeighborsMixin:
             raise ValueError(f"radius must be a real number > 0; got {r!r}.")
         if sort_results and not return_distance:
             raise ValueError("return_distance must be True if sort_results is True.")
+        if is_dask_collection(X):
+            from ._dask import radius_neighbors_dask
+
+            return radius_neighbors_dask(self, X, float(r), return_distance, sort_results)
         ind, dist = self._radius_query(X, float(r))
         if query_is_train:
             keep = [i_row != i for i, i_row in enumerate(ind)]
@@ -294,10 +327,11 @@ class RadiusNeighborsMixin:
         )
 
     def radius_neighbors_graph(self, X=None, radius=None, mode="connectivity", sort_results=False):
-        """Sparse CSR (n, m) graph of the neighbours within ``radius`` (1 or the distance)."""
+        """Sparse CSR (n, m) graph of the neighbours within ``radius`` (1 or the distance); a
+        Dask X as in :meth:`KNeighborsMixin.kneighbors_graph`."""
         if mode not in ("connectivity", "distance"):
             raise ValueError(f"mode must be 'connectivity' or 'distance'; got {mode!r}.")
-        dist, ind = self.radius_neighbors(X, radius, sort_results=sort_results)
+        dist, ind = _in_memory(*self.radius_neighbors(X, radius, sort_results=sort_results))
         counts = np.array([len(a) for a in ind], dtype=np.intp)
         indptr = np.concatenate([[0], np.cumsum(counts)])
         cols = np.concatenate(list(ind)) if len(ind) else np.empty(0, dtype=np.intp)

@@ -17,8 +17,11 @@ import warnings
 import numpy as np
 
 from ..base import ClassifierMixin
+from ..utils._dask import is_dask_collection
+from ..utils._dask_predict import answers_dask
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.multiclass import check_classification_targets
+from ..utils.validation import check_is_fitted
 from ._base import KNeighborsMixin, NeighborsBase, RadiusNeighborsMixin, neighbor_weights
 
 __all__ = ["KNeighborsClassifier", "RadiusNeighborsClassifier"]
@@ -54,8 +57,15 @@ class _ClassifierBase(ClassifierMixin, NeighborsBase):
     def _after_fit(self, y):
         pass
 
+    @answers_dask  # its own block path (._dask): lazy checks, no probe row
     def predict(self, X):
-        """The class of largest (weighted) vote among each query's neighbours."""
+        """The class of largest (weighted) vote among each query's neighbours (lazily, block
+        by block, for a Dask X)."""
+        if is_dask_collection(X):
+            from ._dask import predict_dask
+
+            check_is_fitted(self, "_fit_X")
+            return predict_dask(self, X, "predict", dtype=self.classes_.dtype)
         P = self.predict_proba(X)  # (n, K); checks the fit before classes_ is read
         return self.classes_[np.argmax(P, axis=1)]
 
@@ -79,6 +89,21 @@ class KNeighborsClassifier(KNeighborsMixin, _ClassifierBase):
     Attributes
     ----------
     classes_, effective_metric_, effective_metric_params_, n_features_in_, n_samples_fit_.
+
+    Dask
+    ----
+    Queries given as a Dask array or DataFrame (``predict``, ``predict_proba``, ``kneighbors``)
+    are answered lazily, one task per row block, the fitted model placed in the graph once: the
+    answers are the in-memory ones bit for bit, whatever the chunking. ``kneighbors`` gives two
+    lazy arrays (distances, intp indices); the radius estimators' ``radius_neighbors`` lazy
+    object-dtype arrays.
+    ``fit`` on a Dask array gathers the training points into memory: a neighbour model is its
+    training set (every query needs all of it), so gathering it once keeps the in-memory model,
+    its k-d tree and its answers exactly, where brute force block against block would send
+    every training block to every query block. The points must fill at most a quarter of the
+    smallest worker's memory limit, else the fit is refused before anything is computed.
+    ``kneighbors()`` without X then queries them in memory. See
+    :mod:`scratchlearn.neighbors._dask`.
 
     Examples
     --------
@@ -122,8 +147,15 @@ class KNeighborsClassifier(KNeighborsMixin, _ClassifierBase):
     def _after_fit(self, y):
         self._check_n_neighbors_fit()
 
+    @answers_dask  # its own block path (._dask): lazy checks, no probe row
     def predict_proba(self, X):
-        """(n, K) weighted vote of the k nearest neighbours; rows sum to one."""
+        """(n, K) weighted vote of the k nearest neighbours; rows sum to one (lazily, block by
+        block, for a Dask X)."""
+        if is_dask_collection(X):
+            from ._dask import predict_dask
+
+            check_is_fitted(self, "_fit_X")
+            return predict_dask(self, X, "predict_proba", n_out=len(self.classes_))
         dist, ind = self.kneighbors(X)
         n, k = ind.shape
         w = neighbor_weights(dist, self.weights)
@@ -140,7 +172,10 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, _ClassifierBase):
     what it gets: None raises a ``ValueError`` naming the outlying rows; ``"most_frequent"``
     the most frequent training class; any other value that label (its probability row is
     one-hot on it when it is a class, all zeros, with a warning, when it is not).
-    Other parameters as :class:`KNeighborsClassifier`, with ``radius`` (> 0) for ``n_neighbors``.
+    Other parameters as :class:`KNeighborsClassifier`, with ``radius`` (> 0) for ``n_neighbors``;
+    on Dask as :class:`KNeighborsClassifier` (a Dask block names its outlying rows by their
+    row in the whole array; the warning of an outlier label that is not a class is raised on
+    the worker that computes the block).
 
     Examples
     --------
@@ -188,15 +223,18 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, _ClassifierBase):
             label = self.classes_[np.argmax(np.bincount(self._y))]
         self.outlier_label_ = label
 
-    def _vote_with_outliers(self, X):
+    def _vote_with_outliers(self, X, first_row=0):
+        """(P, outliers) of the queries X, rows ``first_row + i`` of the caller's array (a
+        Dask block's offset, for the rows an error names)."""
         dist, ind = self.radius_neighbors(X)
         n, K = len(ind), len(self.classes_)
         counts = np.array([len(a) for a in ind])
         outliers = np.flatnonzero(counts == 0)
         if outliers.size and self.outlier_label_ is None:
+            named = (outliers[:10] + first_row).tolist()
             raise ValueError(
                 f"No training point lies within radius {self.radius} of the query rows "
-                f"{outliers[:10].tolist()}{' ...' if outliers.size > 10 else ''}: use a larger "
+                f"{named}{' ...' if outliers.size > 10 else ''}: use a larger "
                 "radius, set outlier_label (a label or 'most_frequent'), or remove those rows."
             )
         flat_ind = np.concatenate(list(ind)) if n else np.empty(0, dtype=np.intp)
@@ -206,9 +244,19 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, _ClassifierBase):
         P = _vote(self._y[flat_ind], w, np.repeat(np.arange(n), counts), K, n)
         return P, outliers
 
+    @answers_dask  # its own block path (._dask): lazy checks, no probe row
     def predict_proba(self, X):
-        """(n, K) weighted vote of the neighbours within the radius (outliers: see the class)."""
-        P, outliers = self._vote_with_outliers(X)
+        """(n, K) weighted vote of the neighbours within the radius (outliers: see the class);
+        lazily, block by block, for a Dask X (a block warns on the worker that computes it)."""
+        if is_dask_collection(X):
+            from ._dask import predict_dask
+
+            check_is_fitted(self, "_fit_X")
+            return predict_dask(self, X, "_block_predict_proba", n_out=len(self.classes_))
+        return self._block_predict_proba(X)
+
+    def _block_predict_proba(self, X, first_row=0):
+        P, outliers = self._vote_with_outliers(X, first_row)
         if outliers.size:
             hit = np.flatnonzero(self.classes_ == self.outlier_label_)
             if hit.size:
@@ -216,15 +264,28 @@ class RadiusNeighborsClassifier(RadiusNeighborsMixin, _ClassifierBase):
             else:
                 warnings.warn(
                     f"outlier_label {self.outlier_label_!r} is not a class: the outlying rows "
-                    f"{outliers[:10].tolist()} get probability 0 for every class.",
+                    f"{(outliers[:10] + first_row).tolist()} get probability 0 for every class.",
                     UserWarning,
-                    stacklevel=2,
+                    stacklevel=3,
                 )
         return P
 
+    @answers_dask  # its own block path (._dask): lazy checks, no probe row
     def predict(self, X):
-        """The class of largest vote; outliers get ``outlier_label_``."""
-        P, outliers = self._vote_with_outliers(X)
+        """The class of largest vote; outliers get ``outlier_label_`` (lazily, block by block,
+        for a Dask X)."""
+        if is_dask_collection(X):
+            from ._dask import predict_dask
+
+            check_is_fitted(self, "_fit_X")
+            dtype = self.classes_.dtype
+            if self.outlier_label_ is not None:
+                dtype = np.result_type(dtype, np.asarray(self.outlier_label_))
+            return predict_dask(self, X, "_block_predict", dtype=dtype)
+        return self._block_predict(X)
+
+    def _block_predict(self, X, first_row=0):
+        P, outliers = self._vote_with_outliers(X, first_row)
         labels = self.classes_[np.argmax(P, axis=1)]
         if outliers.size:
             labels = labels.astype(np.result_type(labels, np.asarray(self.outlier_label_)))

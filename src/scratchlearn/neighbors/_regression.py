@@ -15,7 +15,10 @@ import warnings
 import numpy as np
 
 from ..base import RegressorMixin
+from ..utils._dask import is_dask_collection
+from ..utils._dask_predict import answers_dask
 from ..utils._param_validation import Interval, StrOptions
+from ..utils.validation import check_is_fitted
 from ._base import KNeighborsMixin, NeighborsBase, RadiusNeighborsMixin, neighbor_weights
 
 __all__ = ["KNeighborsRegressor", "RadiusNeighborsRegressor"]
@@ -53,9 +56,17 @@ class _RegressorBase(RegressorMixin, NeighborsBase):
     def _shape_out(self, pred):
         return pred[:, 0] if self._y.ndim == 1 else pred
 
+    def _predict_dask(self, X, method="predict"):
+        """The prediction of a Dask X, lazily, block by block along its row chunks."""
+        from ._dask import predict_dask
+
+        check_is_fitted(self, "_fit_X")
+        n_out = None if self._y.ndim == 1 else self._y.shape[1]
+        return predict_dask(self, X, method, n_out=n_out)
+
 
 class KNeighborsRegressor(KNeighborsMixin, _RegressorBase):
-    """Mean of the k nearest targets, uniform or weighted (parameters as
+    """Mean of the k nearest targets, uniform or weighted (parameters, and Dask input, as
     :class:`~scratchlearn.neighbors.KNeighborsClassifier`).
 
     Examples
@@ -101,8 +112,11 @@ class KNeighborsRegressor(KNeighborsMixin, _RegressorBase):
     def _after_fit(self):
         self._check_n_neighbors_fit()
 
+    @answers_dask  # its own block path (._dask): lazy checks, no probe row
     def predict(self, X):
-        """ŷ = Σ w_j y_j / Σ w_j over the k nearest neighbours."""
+        """ŷ = Σ w_j y_j / Σ w_j over the k nearest neighbours (lazily for a Dask X)."""
+        if is_dask_collection(X):
+            return self._predict_dask(X)
         dist, ind = self.kneighbors(X)
         w = neighbor_weights(dist, self.weights)
         return self._shape_out(_weighted_mean(self._targets()[ind], w))
@@ -110,7 +124,8 @@ class KNeighborsRegressor(KNeighborsMixin, _RegressorBase):
 
 class RadiusNeighborsRegressor(RadiusNeighborsMixin, _RegressorBase):
     """Mean of the targets within ``radius``; a query with no neighbour gets NaN, with a
-    warning naming the rows (parameters as :class:`RadiusNeighborsClassifier`).
+    warning naming the rows (parameters, and Dask input, as :class:`RadiusNeighborsClassifier`;
+    on Dask the warning is raised on the worker that computes the block).
 
     Examples
     --------
@@ -149,15 +164,24 @@ class RadiusNeighborsRegressor(RadiusNeighborsMixin, _RegressorBase):
         self.metric_params = metric_params
         self.n_jobs = n_jobs
 
+    @answers_dask  # its own block path (._dask): lazy checks, no probe row
     def predict(self, X):
-        """ŷ = Σ w_j y_j / Σ w_j over the neighbours within the radius (NaN when none)."""
+        """ŷ = Σ w_j y_j / Σ w_j over the neighbours within the radius (NaN when none; lazily
+        for a Dask X, whose blocks warn on the worker that computes them)."""
+        if is_dask_collection(X):
+            return self._predict_dask(X, "_block_predict")
+        return self._block_predict(X)
+
+    def _block_predict(self, X, first_row=0):
+        """The prediction of X, rows ``first_row + i`` of the caller's array (a Dask block's
+        offset, for the rows the warning names)."""
         dist, ind = self.radius_neighbors(X)
         Y = self._targets()
         pred = np.full((len(ind), Y.shape[1]), np.nan)
         empty = []
         for i, (d, j) in enumerate(zip(dist, ind)):
             if len(j) == 0:
-                empty.append(i)
+                empty.append(first_row + i)
                 continue
             w = neighbor_weights(d[None, :], self.weights)
             pred[i] = _weighted_mean(Y[j][None], w)[0]
@@ -166,6 +190,6 @@ class RadiusNeighborsRegressor(RadiusNeighborsMixin, _RegressorBase):
                 f"No training point lies within radius {self.radius} of the query rows "
                 f"{empty[:10]}: their prediction is NaN.",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
         return self._shape_out(pred)

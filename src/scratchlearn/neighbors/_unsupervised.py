@@ -20,6 +20,20 @@ class NearestNeighbors(KNeighborsMixin, RadiusNeighborsMixin, NeighborsBase):
     (``scratchlearn fit nearest-neighbors`` reports the distances to the nearest training rows,
     and ``scratchlearn predict`` on its model file writes the k nearest rows of each query).
 
+    Dask
+    ----
+    Queries given as a Dask array or DataFrame (``kneighbors``, ``radius_neighbors``) are
+    answered lazily, one task per row block, the fitted model placed in the graph once: the
+    answers are the in-memory ones bit for bit, whatever the chunking. ``kneighbors`` gives two
+    lazy arrays (distances, intp indices), ``radius_neighbors`` lazy object-dtype arrays.
+    ``fit`` on a Dask array gathers the training points into memory: a neighbour model is its
+    training set (every query needs all of it), so gathering it once keeps the in-memory model,
+    its k-d tree and its answers exactly, where brute force block against block would send
+    every training block to every query block. The points must fill at most a quarter of the
+    smallest worker's memory limit, else the fit is refused before anything is computed.
+    ``kneighbors()`` without X then queries them in memory. See
+    :mod:`scratchlearn.neighbors._dask`.
+
     Examples
     --------
     >>> import numpy as np

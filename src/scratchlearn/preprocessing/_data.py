@@ -29,6 +29,7 @@ import scipy.sparse as sp
 from ..base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from ..utils._blocks import block_reduce
 from ..utils._dask import check_dask_data, checked_block, dask_rows, is_dask_collection, map_rows
+from ..utils._dask_predict import answers_dask
 from ..utils._moments import Moments, merge_moments
 from ..utils._param_validation import Interval, StrOptions
 from ..utils.validation import check_array, check_is_fitted, check_sample_weight
@@ -297,6 +298,7 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             self.scale_ = None
         return self
 
+    @answers_dask  # its blocks get μ, σ alone; copy=False must not write into a block
     def transform(self, X, copy=None):
         """z = (x − μ) / σ (centring and scaling as configured)."""
         check_is_fitted(self, "n_samples_seen_")
@@ -443,6 +445,7 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     def _kwargs(self):
         return {"data_min": self.data_min_, "scale": self.scale_, "a": self.feature_range[0]}
 
+    @answers_dask
     def transform(self, X):
         """x' = (x − min) s + a (then clipped to the range if ``clip``)."""
         check_is_fitted(self, "scale_")

@@ -397,10 +397,13 @@ def _far_from_separable(n, p, alpha, G, R):
 
 @njit(cache=True, nogil=True)
 def _grow(h, k):
+    """h, or h copied into an array twice as long when entry k does not fit (an element loop:
+    a slice assignment would compile Numba's shape-mismatch error message, seconds of work)."""
     if k < h.shape[0]:
         return h
     out = np.empty(2 * h.shape[0], dtype=h.dtype)
-    out[: h.shape[0]] = h
+    for q in range(h.shape[0]):
+        out[q] = h[q]
     return out
 
 
@@ -410,14 +413,17 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
     original variable order."""
     l = y0.shape[0]
     y, p, C, alpha = y0.copy(), p0.copy(), C0.copy(), alpha0.copy()
-    idx, perm = idx0.copy(), np.arange(l)
+    idx, perm = idx0.copy(), np.empty(l, dtype=np.int64)
     cache = new_cache(cache_rows, kern[1].shape[0])
     QD = np.empty(l)
     all_inf = True
+    QD_max = 0.0  # max(max_t Q_tt, 0); element loops compile faster than np.arange, QD.max()
     for t in range(l):
+        perm[t] = t
         QD[t] = _entry(kern, idx[t], idx[t])
+        QD_max = max(QD_max, QD[t])
         all_inf = all_inf and np.isinf(C[t])
-    R = np.sqrt(max(QD.max(), 0.0))
+    R = np.sqrt(QD_max)
     G, G_bar = _init_gradient(y, p, C, alpha, kern, cache, idx)
     fl, it = (y, p, C, alpha, G, G_bar, QD), (idx, perm)
     f = 0.0
@@ -483,8 +489,9 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
     n_rec += 1
     rho = _rho(y, G, alpha, C)
     alpha_out, G_out = np.empty(l), np.empty(l)
-    alpha_out[perm] = alpha
-    G_out[perm] = G
+    for t in range(l):  # back to the original order (a loop compiles faster than alpha[perm])
+        alpha_out[perm[t]] = alpha[t]
+        G_out[perm[t]] = G[t]
     stats = cache[5]
     return (
         alpha_out,

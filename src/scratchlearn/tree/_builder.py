@@ -6,10 +6,18 @@ node; X is read as its transpose ``Xt`` (d, n), one contiguous row per feature. 
 is given the rows sorted once by every feature (``order`` (d, m), row j the rows by increasing
 x_j, :func:`._splitter.presort`): each part stays sorted, so no node ever sorts and the search of
 a node of m rows costs O(d·m), not O(d·m log m). The random splitter
-needs no sorted order: it is given ONE row (``order`` (1, m), :func:`._splitter.row_order`) and
-a node costs O(max_features·m). ``rule.random`` (:class:`._splitter.SplitRule`) chooses the node
-search, :func:`._splitter.best_node_split` or :func:`._splitter.random_node_split`; the growth is
-the same.
+needs no sorted order: it is given ONE array of rows (``rows`` (m,), :func:`._splitter.row_order`,
+and ``order=None``) and a node costs O(max_features·m). Which of ``order`` and ``rows`` is given
+chooses the node search, :func:`._splitter.best_node_split` or :func:`._splitter.random_node_split`;
+the growth is the same.
+
+Compiling for the first call: Numba decides a test ``x is not None`` of an argument that is None
+from the argument's type and drops the branch, so the arguments passed as None leave the unused
+code out of the compiled tree: the splitter not used (``rows`` for the best splitter, ``order``
+for the random one) and the other criteria (of ``yc`` class codes, ``yv`` targets of the squared
+error and ``ya`` targets of the absolute error, only the criterion's own is given; see
+:func:`._criteria.node_stats`). :func:`build_tree` (depth-first) and :func:`build_tree_best_first`
+are two entry points chosen in Python: a first fit compiles only the code that it runs.
 
 A node t is a leaf when ``depth ≥ max_depth``, when it has fewer than ``min_samples_split`` rows
 (or fewer than ``2·min_samples_leaf``, or less than ``2·min_weight_leaf`` weight), when it is pure
@@ -38,10 +46,10 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from ._criteria import ENTROPY, GINI, node_stats
+from ._criteria import node_stats
 from ._splitter import best_node_split, random_node_split
 
-__all__ = ["NODE", "Limits", "build_tree"]
+__all__ = ["NODE", "Limits", "build_tree", "build_tree_best_first"]
 
 EPS = np.finfo(np.float64).eps
 
@@ -136,84 +144,90 @@ def _double_capacity(nodes, value):
 
 
 @numba.njit(cache=True, inline="always")
-def _partition(Xt, order, start, end, f, theta, goes_left, buf):
+def _partition(Xt, order, rows, start, end, f, theta, goes_left, buf):
     """Split the node's slice of every row of ``order`` into its left rows (x_f ≤ θ) then its
-    right rows, each keeping its order (a stable partition); return the boundary. One row (the
-    random splitter's ``order``) is partitioned in the same pass that reads x_f."""
-    if order.shape[0] == 1:
+    right rows, each keeping its order (a stable partition); return the boundary. The random
+    splitter's one array ``rows`` (``order`` None) is partitioned in the same pass that reads
+    x_f."""
+    if rows is not None:
         i, k = start, 0
         for p in range(start, end):
-            s = order[0, p]
+            s = rows[p]
             if Xt[f, s] <= theta:
-                order[0, i] = s
+                rows[i] = s
                 i += 1
             else:
                 buf[k] = s
                 k += 1
         for q in range(k):
-            order[0, i + q] = buf[q]
+            rows[i + q] = buf[q]
         return i
-    for p in range(start, end):
-        s = order[0, p]  # every row of ``order`` holds the node's rows
-        goes_left[s] = Xt[f, s] <= theta
     pos = start
-    for j in range(order.shape[0]):
-        i, k = start, 0
+    if order is not None:
         for p in range(start, end):
-            s = order[j, p]
-            if goes_left[s]:
-                order[j, i] = s  # i ≤ p: writes only where already read
-                i += 1
-            else:
-                buf[k] = s
-                k += 1
-        for q in range(k):
-            order[j, i + q] = buf[q]
-        pos = i
+            s = order[0, p]  # every row of ``order`` holds the node's rows
+            goes_left[s] = Xt[f, s] <= theta
+        for j in range(order.shape[0]):
+            i, k = start, 0
+            for p in range(start, end):
+                s = order[j, p]
+                if goes_left[s]:
+                    order[j, i] = s  # i ≤ p: writes only where already read
+                    i += 1
+                else:
+                    buf[k] = s
+                    k += 1
+            for q in range(k):
+                order[j, i + q] = buf[q]
+            pos = i
     return pos
 
 
 @numba.njit(cache=True, inline="always")
-def _split_node(Xt, yc, yv, w, order, start, end, impurity, wN, rule, s, scratch):
+def _split_node(
+    Xt, yc, yv, ya, w, samples, order, rows, start, end, impurity, wN, rule, s, scratch
+):
     """Search and apply the best split of a node: (:class:`._splitter.Split`, boundary pos,
-    decrease N_t I_t − N_L I_L − N_R I_R)."""
+    decrease N_t I_t − N_L I_L − N_R I_R). ``samples`` is ``order[0]`` (best splitter) or
+    ``rows`` (random splitter), whichever is not None."""
     crit = rule.criterion
-    samples = order[0]
     total = scratch.total  # weighted class counts (classifier)
     total[:] = 0.0
     sum_total = 0.0
     for q in range(start, end):
         r = samples[q]
-        sum_total += w[r] * yv[r]
-        if crit == GINI or crit == ENTROPY:
+        if yc is not None:
             total[yc[r]] += w[r]
-    if rule.random:  # order is one row
-        split = random_node_split(
-            Xt, samples, start, end, yc, yv, w, total, sum_total, wN, rule, s,
-            scratch.features, scratch.xs, scratch.left,
-        )  # fmt: skip
-    else:
+        elif yv is not None:
+            sum_total += w[r] * yv[r]
+    if order is not None:
         split = best_node_split(
-            Xt, order, start, end, yc, yv, w, total, sum_total, wN, rule, s,
+            Xt, order, start, end, yc, yv, ya, w, total, sum_total, wN, rule, s,
             scratch.features, scratch.xs, scratch.left, scratch.sweep,
+        )  # fmt: skip
+    elif rows is not None:
+        split = random_node_split(
+            Xt, rows, start, end, yc, yv, ya, w, total, sum_total, wN, rule, s,
+            scratch.features, scratch.xs, scratch.left,
         )  # fmt: skip
     if split.feature < 0:
         return split, end, 0.0
     pos = _partition(
-        Xt, order, start, end, split.feature, split.threshold, scratch.goes_left, scratch.rows
-    )
-    if rule.random and (crit == GINI or crit == ENTROPY):  # the proxy is −N_L I_L − N_R I_R
+        Xt, order, rows, start, end, split.feature, split.threshold, scratch.goes_left,
+        scratch.rows,
+    )  # fmt: skip
+    if rows is not None and yc is not None:  # the random splitter's proxy is −N_L I_L − N_R I_R
         return split, pos, wN * impurity + split.proxy
-    wL, iL = node_stats(samples, start, pos, yc, yv, w, crit, scratch.child_value)
-    wR, iR = node_stats(samples, pos, end, yc, yv, w, crit, scratch.child_value)
+    wL, iL = node_stats(samples, start, pos, yc, yv, ya, w, crit, scratch.child_value)
+    wR, iR = node_stats(samples, pos, end, yc, yv, ya, w, crit, scratch.child_value)
     return split, pos, wN * impurity - wL * iL - wR * iR
 
 
 @numba.njit(cache=True, inline="always")
-def _add_node(nodes, value, t, parent, is_left, samples, start, end, yc, yv, w, crit):
+def _add_node(nodes, value, t, parent, is_left, samples, start, end, yc, yv, ya, w, crit):
     """Write node t as a leaf holding ``samples[start:end]`` and hang it under ``parent``;
     returns its weight N_t and impurity I_t."""
-    wN, impurity = node_stats(samples, start, end, yc, yv, w, crit, value[t])
+    wN, impurity = node_stats(samples, start, end, yc, yv, ya, w, crit, value[t])
     node = nodes[t]
     node.children_left = -1
     node.children_right = -1
@@ -231,11 +245,11 @@ def _add_node(nodes, value, t, parent, is_left, samples, start, end, yc, yv, w, 
 
 
 @numba.njit(cache=True)
-def _expand(Xt, yc, yv, w, order, nodes, value, t, start, end, depth, parent, is_left, limits,
-            W, rule, s, scratch):  # fmt: skip
+def _expand(Xt, yc, yv, ya, w, samples, order, rows, nodes, value, t, start, end, depth, parent,
+            is_left, limits, W, rule, s, scratch):  # fmt: skip
     """Create node t (``nodes`` has room for it) and find its split: an :class:`Expansion`."""
     wN, impurity = _add_node(
-        nodes, value, t, parent, is_left, order[0], start, end, yc, yv, w, rule.criterion
+        nodes, value, t, parent, is_left, samples, start, end, yc, yv, ya, w, rule.criterion
     )
     m = end - start
     leaf = (
@@ -247,7 +261,7 @@ def _expand(Xt, yc, yv, w, order, nodes, value, t, start, end, depth, parent, is
     if leaf:
         return Expansion(end, 0.0, True, s)
     split, pos, decrease = _split_node(
-        Xt, yc, yv, w, order, start, end, impurity, wN, rule, s, scratch
+        Xt, yc, yv, ya, w, samples, order, rows, start, end, impurity, wN, rule, s, scratch
     )
     improvement = decrease / W
     if split.feature < 0 or improvement + EPS < limits.min_impurity_decrease:
@@ -267,6 +281,25 @@ def _make_leaf(nodes, t):
     node.threshold = -2.0
 
 
+@numba.njit(cache=True)
+def _start(Xt, samples, w, K):
+    """The empty node storage (room for 64 nodes), the total weight W of the rows and the
+    :class:`Scratch` buffers of a tree: (nodes, value, W, scratch)."""
+    m = samples.shape[0]
+    features = np.empty(Xt.shape[0], dtype=np.intp)
+    for j in range(Xt.shape[0]):
+        features[j] = j
+    scratch = Scratch(
+        features, np.empty(m), np.zeros(Xt.shape[1], dtype=np.bool_),
+        np.empty(m, dtype=samples.dtype), np.empty(K), np.empty(K), np.empty(K), np.empty(m + 1),
+    )  # fmt: skip
+    W = 0.0
+    for q in range(m):
+        W += w[samples[q]]
+    cap = 64
+    return np.empty(cap, dtype=NODE), np.empty((cap, K)), W, scratch
+
+
 @numba.njit(cache=True, inline="always")
 def _push(stack, top, start, end, depth, parent, is_left):
     """Put a :data:`PENDING` record on top of the stack; returns the new stack size."""
@@ -275,12 +308,34 @@ def _push(stack, top, start, end, depth, parent, is_left):
     return top + 1
 
 
-@numba.njit(cache=True)
-def _depth_first(Xt, yc, yv, w, order, nodes, value, limits, W, rule, s, scratch):
-    """Grow from a stack of :data:`PENDING` nodes, the left child popped first."""
+@numba.njit(cache=True, nogil=True)  # nogil: a forest grows its trees on threads
+def build_tree(Xt, yc, yv, ya, w, order, rows, K, rule, limits, seed):
+    """Grow the tree depth first from a stack of :data:`PENDING` nodes, the left child popped
+    first (``limits.max_leaf_nodes`` is ignored: see :func:`build_tree_best_first`); returns
+    (nodes, value): its :data:`NODE` records and values (K columns), trimmed to the node count.
+
+    ``Xt`` (d, n) is X transposed and C-contiguous: a feature's values are one contiguous row, so
+    reading them for a node's rows (in increasing row order for the random splitter) stays in
+    one stretch of memory. Of ``yc`` (class codes), ``yv`` (targets, squared error) and
+    ``ya`` (targets, absolute error) only the criterion's own is given, the others are None (see
+    :func:`._criteria.node_stats`). The rows of non-zero
+    weight are partitioned in place: the best splitter passes them as ``order`` (d, m), sorted by
+    each feature (:func:`._splitter.presort`), and ``rows=None``; the random splitter as
+    ``rows`` (m,) in increasing order (:func:`._splitter.row_order`) and ``order=None``. Numba
+    compiles only the search of the one given (a test against None of a None argument is decided
+    at compile time, and ``samples``, the array the node slices index, is ``order[0]`` or
+    ``rows``). ``rule`` is a :class:`._splitter.SplitRule`, ``limits`` a
+    :class:`Limits`, ``seed`` the uint64 start of the tree's random stream.
+    """
+    if order is not None:  # the best splitter: row 0 of the sorted order holds the rows
+        samples = order[0]
+    elif rows is not None:  # the random splitter
+        samples = rows
+    nodes, value, W, scratch = _start(Xt, samples, w, K)
+    s = seed
     # the stack holds the pending right siblings of the current path: at most depth + 2 records
-    stack = np.empty(min(limits.max_depth, order.shape[1]) + 2, dtype=PENDING)
-    top = _push(stack, 0, 0, order.shape[1], 0, -1, 0)
+    stack = np.empty(min(limits.max_depth, samples.shape[0]) + 2, dtype=PENDING)
+    top = _push(stack, 0, 0, samples.shape[0], 0, -1, 0)
     n_nodes = np.intp(0)  # not a literal 0, which would compile a second _expand
     while top > 0:
         top -= 1
@@ -289,8 +344,8 @@ def _depth_first(Xt, yc, yv, w, order, nodes, value, limits, W, rule, s, scratch
         if n_nodes == nodes.shape[0]:
             nodes, value = _double_capacity(nodes, value)
         grown = _expand(
-            Xt, yc, yv, w, order, nodes, value, n_nodes, start, end, depth, parent, is_left,
-            limits, W, rule, s, scratch,
+            Xt, yc, yv, ya, w, samples, order, rows, nodes, value, n_nodes, start, end, depth,
+            parent, is_left, limits, W, rule, s, scratch,
         )  # fmt: skip
         s = grown.state
         n_nodes += 1
@@ -298,7 +353,7 @@ def _depth_first(Xt, yc, yv, w, order, nodes, value, limits, W, rule, s, scratch
             continue
         top = _push(stack, top, grown.pos, end, depth + 1, n_nodes - 1, 0)
         top = _push(stack, top, start, grown.pos, depth + 1, n_nodes - 1, 1)
-    return nodes, value, n_nodes
+    return nodes[:n_nodes].copy(), value[:n_nodes].copy()
 
 
 @numba.njit(cache=True)
@@ -339,17 +394,24 @@ def _enter(frontier, r, start, end, depth, node, grown):
     e.pos, e.is_leaf, e.improvement = grown.pos, grown.is_leaf, grown.improvement
 
 
-@numba.njit(cache=True)
-def _best_first(Xt, yc, yv, w, order, nodes, value, limits, W, rule, s, scratch):
-    """Grow by repeatedly splitting the :data:`FRONTIER` node of largest ΔI."""
+@numba.njit(cache=True, nogil=True)
+def build_tree_best_first(Xt, yc, yv, ya, w, order, rows, K, rule, limits, seed):
+    """Grow the tree by repeatedly splitting the :data:`FRONTIER` node of largest ΔI, until
+    ``limits.max_leaf_nodes`` leaves; arguments and result as :func:`build_tree`."""
+    if order is not None:  # the best splitter: row 0 of the sorted order holds the rows
+        samples = order[0]
+    elif rows is not None:  # the random splitter
+        samples = rows
+    nodes, value, W, scratch = _start(Xt, samples, w, K)
+    s = seed
     cap = 2 * limits.max_leaf_nodes + 2
     frontier = np.empty(cap, dtype=FRONTIER)
     heap = np.empty(cap, dtype=np.intp)  # frontier records, a max-heap by ΔI
-    m = order.shape[1]
+    m = samples.shape[0]
     zero = np.intp(0)  # not a literal 0, which would compile second versions of the callees
     grown = _expand(
-        Xt, yc, yv, w, order, nodes, value, zero, zero, m, zero, np.intp(-1), np.intp(1),
-        limits, W, rule, s, scratch,
+        Xt, yc, yv, ya, w, samples, order, rows, nodes, value, zero, zero, m, zero, np.intp(-1),
+        np.intp(1), limits, W, rule, s, scratch,
     )  # fmt: skip
     s = grown.state
     _enter(frontier, 0, 0, m, 0, 0, grown)
@@ -367,46 +429,12 @@ def _best_first(Xt, yc, yv, w, order, nodes, value, limits, W, rule, s, scratch)
             if n_nodes == nodes.shape[0]:
                 nodes, value = _double_capacity(nodes, value)
             grown = _expand(
-                Xt, yc, yv, w, order, nodes, value, n_nodes, a, b, depth + 1, node, is_left,
-                limits, W, rule, s, scratch,
+                Xt, yc, yv, ya, w, samples, order, rows, nodes, value, n_nodes, a, b, depth + 1,
+                node, is_left, limits, W, rule, s, scratch,
             )  # fmt: skip
             s = grown.state
             _enter(frontier, n_rec, a, b, depth + 1, n_nodes, grown)
             n_heap = _heap_push(heap, n_heap, frontier, n_rec)
             n_rec += 1
             n_nodes += 1
-    return nodes, value, n_nodes
-
-
-@numba.njit(cache=True, nogil=True)  # nogil: a forest grows its trees on threads
-def build_tree(Xt, yc, yv, w, order, K, rule, limits, seed):
-    """Grow the tree; returns (nodes, value): its :data:`NODE` records and values (K columns),
-    trimmed to the node count.
-
-    ``Xt`` (d, n) is X transposed and C-contiguous: a feature's values are one contiguous row, so
-    reading them for a node's rows (in increasing row order for the random splitter) stays in
-    one stretch of memory. ``rule`` is a :class:`._splitter.SplitRule`, ``limits`` a
-    :class:`Limits`, ``seed`` the uint64 start of the tree's random stream. ``order``, the rows
-    of non-zero weight, is partitioned in place: (d, m) sorted by each feature
-    (:func:`._splitter.presort`) for the best splitter, (1, m) (:func:`._splitter.row_order`) for
-    the random one.
-    """
-    m = order.shape[1]
-    scratch = Scratch(
-        np.arange(Xt.shape[0]), np.empty(m), np.zeros(Xt.shape[1], dtype=np.bool_),
-        np.empty(m, dtype=order.dtype), np.empty(K), np.empty(K), np.empty(K), np.empty(m + 1),
-    )  # fmt: skip
-    cap = 64
-    nodes, value = np.empty(cap, dtype=NODE), np.empty((cap, K))
-    W = 0.0
-    for q in range(m):
-        W += w[order[0, q]]
-    if limits.max_leaf_nodes <= 0:
-        nodes, value, n_nodes = _depth_first(
-            Xt, yc, yv, w, order, nodes, value, limits, W, rule, seed, scratch
-        )
-    else:
-        nodes, value, n_nodes = _best_first(
-            Xt, yc, yv, w, order, nodes, value, limits, W, rule, seed, scratch
-        )
     return nodes[:n_nodes].copy(), value[:n_nodes].copy()

@@ -31,8 +31,8 @@ from ..utils._param_validation import Fraction, Interval, StrOptions
 from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
-from ._builder import NODE, Limits, build_tree
-from ._criteria import CRITERIA, REG_CRITERIA
+from ._builder import NODE, Limits, build_tree, build_tree_best_first
+from ._criteria import ABSOLUTE, CRITERIA, ENTROPY, GINI, REG_CRITERIA, SQUARED
 from ._prune import ccp_path, ccp_prune, reduced_error_prune
 from ._splitter import presort, row_order, split_rule
 from ._tree import Tree
@@ -132,9 +132,17 @@ class _BaseDecisionTree(BaseEstimator):
             order = presort(X, samples)  # (d, m) rows sorted by each feature
         if Xt is None:  # (d, n): each feature one contiguous row; one layout, one compiled builder
             Xt = np.ascontiguousarray(X.T)
-        nodes, value = build_tree(
-            Xt, y_codes, y_values, sw, order, K, rule, limits, np.uint64(seed)
-        )
+        # None for what this tree does not use, so that Numba compiles only the code it runs:
+        # the targets or class codes of the other criteria, the order or the rows of a splitter
+        yc = y_codes if crit in (GINI, ENTROPY) else None
+        yv = y_values if crit == SQUARED else None
+        ya = y_values if crit == ABSOLUTE else None
+        best = self.splitter != "random"
+        grow = build_tree if limits.max_leaf_nodes <= 0 else build_tree_best_first
+        nodes, value = grow(
+            Xt, yc, yv, ya, sw, order if best else None, None if best else order[0], K, rule,
+            limits, np.uint64(seed),
+        )  # fmt: skip
         # the records' fields are named after the tree's arrays
         self.tree_ = Tree(**{name: nodes[name] for name in NODE.names}, value=value, n_features=d)
         self._prune_ccp()

@@ -63,10 +63,17 @@ def weighted_median_ae(yv, wv):
 
 
 @numba.njit(cache=True)
-def node_stats(samples, start, end, yc, yv, w, crit, value):
-    """Weighted size N and impurity I of the node ``samples[start:end]``; writes its value."""
-    N = 0.0
-    if crit == GINI or crit == ENTROPY:
+def node_stats(samples, start, end, yc, yv, ya, w, crit, value):
+    """Weighted size N and impurity I of the node ``samples[start:end]``; writes its value.
+
+    The criterion's family is the one of ``yc``, ``yv``, ``ya`` given, the others None: a
+    classifier passes its class codes ``yc`` (``crit`` then tells gini from entropy), a
+    regressor its targets as ``yv`` (squared error) or ``ya`` (absolute error). Numba drops the
+    branches of the other families when it compiles (a test ``x is not None`` of an argument
+    that is None is decided from its type), so a classifier never compiles the regression code
+    and the squared error never the weighted medians."""
+    N, impurity = 0.0, 0.0
+    if yc is not None:  # gini or entropy
         value[:] = 0.0
         for q in range(start, end):
             value[yc[samples[q]]] += w[samples[q]]
@@ -74,8 +81,7 @@ def node_stats(samples, start, end, yc, yv, w, crit, value):
         impurity = class_impurity(value, N, crit)
         for k in range(value.shape[0]):
             value[k] /= N
-        return N, impurity
-    if crit == SQUARED:
+    elif yv is not None:  # squared error
         S = 0.0
         for q in range(start, end):
             N += w[samples[q]]
@@ -86,17 +92,19 @@ def node_stats(samples, start, end, yc, yv, w, crit, value):
             d = yv[samples[q]] - mean
             ss += w[samples[q]] * d * d
         value[0] = mean
-        return N, ss / N
-    m = end - start
-    ys = np.empty(m)
-    ws = np.empty(m)
-    for q in range(m):
-        ys[q] = yv[samples[start + q]]
-        ws[q] = w[samples[start + q]]
-        N += ws[q]
-    med, ae = weighted_median_ae(ys, ws)
-    value[0] = med
-    return N, ae / N
+        impurity = ss / N
+    elif ya is not None:  # absolute error
+        m = end - start
+        ys = np.empty(m)
+        ws = np.empty(m)
+        for q in range(m):
+            ys[q] = ya[samples[start + q]]
+            ws[q] = w[samples[start + q]]
+            N += ws[q]
+        med, ae = weighted_median_ae(ys, ws)
+        value[0] = med
+        impurity = ae / N
+    return N, impurity
 
 
 # -- absolute error: Σ w|y − m| of every prefix and suffix in O(m log m) -----------------------
@@ -140,14 +148,15 @@ def _prefix_ae(seq, rank, ysorted, yv, wv, out):
     W = 0.0
     WY = 0.0
     out[0] = 0.0
+    strict, loose = np.bool_(True), np.bool_(False)  # not literals: one compiled descent
     for p in range(1, m + 1):
         r = seq[p - 1]
         _fenwick_add(tw, twy, rank[r], wv[r], wv[r] * yv[r])
         W += wv[r]
         WY += wv[r] * yv[r]
         half = W / 2.0
-        below, _, _ = _fenwick_descend(tw, twy, half, True)
-        L, wl, wyl = _fenwick_descend(tw, twy, half, False)
+        below, _, _ = _fenwick_descend(tw, twy, half, strict)
+        L, wl, wyl = _fenwick_descend(tw, twy, half, loose)
         med = ysorted[below] if L == below else (ysorted[below] + ysorted[L]) / 2.0
         # values of the ranks < L are <= m, the others >= m
         out[p] = (med * wl - wyl) + ((WY - wyl) - med * (W - wl))

@@ -56,7 +56,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from ._criteria import ABSOLUTE, ENTROPY, GINI, SQUARED, split_stats_absolute, weighted_median_ae
+from ._criteria import ENTROPY, GINI, SQUARED, split_stats_absolute, weighted_median_ae
 
 __all__ = [
     "Split",
@@ -172,6 +172,15 @@ def _draw_feature(features, n_drawn, s):
 
 # -- the sweep over one sorted feature ----------------------------------------------------------
 @numba.njit(cache=True)
+def _identity(m):
+    """0, 1, …, m − 1 (a loop: cheaper to compile than ``np.arange``)."""
+    out = np.empty(m, dtype=np.intp)
+    for q in range(m):
+        out[q] = q
+    return out
+
+
+@numba.njit(cache=True)
 def _midpoint(lo, hi):
     theta = lo / 2.0 + hi / 2.0
     if theta == hi or not np.isfinite(theta):  # rounded up onto hi: hi would go left
@@ -206,33 +215,35 @@ def _class_proxy(left, total, wL, wN, crit):
 
 
 @numba.njit(cache=True)
-def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf):
+def _sweep(xs, ss, yc, yv, ya, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf):
     """Best (proxy, threshold) of one feature over its sorted node values.
 
     ``xs`` (m,) are the node's values of the feature in increasing order and ``ss`` the rows
-    they belong to (indices into ``yc`` class codes, ``yv`` targets, ``w`` weights). Every
-    midpoint is a candidate. Returns (−inf, 0) when no candidate is valid.
+    they belong to (indices into ``yc`` class codes, ``yv`` or ``ya`` targets, ``w`` weights;
+    the one of ``yc``, ``yv``, ``ya`` given is the criterion's family, see
+    :func:`._criteria.node_stats`). Every midpoint is a candidate. Returns
+    (−inf, 0) when no candidate is valid.
     """
     m = xs.shape[0]
     best = -np.inf
     best_theta = 0.0
-    if crit == ABSOLUTE:
+    if ya is not None:
         ys = np.empty(m)
         ws = np.empty(m)
         for p in range(m):
-            ys[p] = yv[ss[p]]
+            ys[p] = ya[ss[p]]
             ws[p] = w[ss[p]]
-        split_stats_absolute(np.arange(m), ys, ws, buf)  # buf[p] = −(N_L I_L + N_R I_R)
+        split_stats_absolute(_identity(m), ys, ws, buf)  # buf[p] = −(N_L I_L + N_R I_R)
     left[:] = 0.0
     wL = 0.0
     sL = 0.0
     for p in range(1, m):
         r = ss[p - 1]
         wL += w[r]
-        if crit == SQUARED:
-            sL += w[r] * yv[r]
-        elif crit != ABSOLUTE:
+        if yc is not None:
             left[yc[r]] += w[r]
+        elif yv is not None:
+            sL += w[r] * yv[r]
         if xs[p] <= xs[p - 1]:
             continue
         if p < min_leaf:
@@ -245,13 +256,13 @@ def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, l
         # divide by zero (the proxies below divide by wL and wR).
         if wL < min_wleaf or wR < min_wleaf or wL <= 0.0 or wR <= 0.0:
             continue
-        if crit == SQUARED:
+        if yc is not None:
+            proxy = _class_proxy(left, total, wL, wN, crit)
+        elif yv is not None:
             sR = sum_total - sL
             proxy = sL * sL / wL + sR * sR / wR
-        elif crit == ABSOLUTE:
-            proxy = buf[p]
         else:
-            proxy = _class_proxy(left, total, wL, wN, crit)
+            proxy = buf[p]
         if proxy > best:
             best = proxy
             best_theta = _midpoint(xs[p - 1], xs[p])
@@ -260,7 +271,7 @@ def _sweep(xs, ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, l
 
 # -- the search over the features of one node --------------------------------------------------
 @numba.njit(cache=True)
-def best_node_split(Xt, order, start, end, yc, yv, w, total, sum_total, wN, rule, s, features,
+def best_node_split(Xt, order, start, end, yc, yv, ya, w, total, sum_total, wN, rule, s, features,
                     xs, left, buf):  # fmt: skip
     """Best :class:`Split` of the node owning ``order[:, start:end]``.
 
@@ -285,7 +296,7 @@ def best_node_split(Xt, order, start, end, yc, yv, w, total, sum_total, wN, rule
         for p in range(m):
             xs[p] = Xt[f, ss[p]]
         proxy, mid = _sweep(
-            xs[:m], ss, yc, yv, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf
+            xs[:m], ss, yc, yv, ya, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf
         )
         if proxy > best:
             best, best_f, best_theta = proxy, f, mid
@@ -309,7 +320,7 @@ def _absolute_proxy(xs, m, samples, start, theta, nL, yv, w):
 
 
 @numba.njit(cache=True)
-def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, rule, s,
+def random_node_split(Xt, samples, start, end, yc, yv, ya, w, total, sum_total, wN, rule, s,
                       features, xs, left):  # fmt: skip
     """Extremely randomised :class:`Split` of the node ``samples[start:end]``.
 
@@ -348,20 +359,20 @@ def random_node_split(Xt, samples, start, end, yc, yv, w, total, sum_total, wN, 
                 r = samples[start + p]
                 nL += 1
                 wL += w[r]
-                if crit == SQUARED:
-                    sL += w[r] * yv[r]
-                elif crit != ABSOLUTE:
+                if yc is not None:
                     left[yc[r]] += w[r]
+                elif yv is not None:
+                    sL += w[r] * yv[r]
         wR = wN - wL
         if nL < min_leaf or m - nL < min_leaf or wL < min_wleaf or wR < min_wleaf:
             continue
-        if crit == SQUARED:
+        if yc is not None:
+            proxy = _class_proxy(left, total, wL, wN, crit)
+        elif yv is not None:
             sR = sum_total - sL
             proxy = sL * sL / wL + sR * sR / wR
-        elif crit == ABSOLUTE:
-            proxy = _absolute_proxy(xs, m, samples, start, theta, nL, yv, w)
-        else:
-            proxy = _class_proxy(left, total, wL, wN, crit)
+        elif ya is not None:
+            proxy = _absolute_proxy(xs, m, samples, start, theta, nL, ya, w)
         if proxy > best:
             best, best_f, best_theta = proxy, f, theta
     return Split(best_f, best_theta, best, s)
@@ -451,15 +462,18 @@ def best_split(
     w = np.ascontiguousarray(w, dtype=np.float64)
     n, d = X.shape
     crit = {**CRITERIA, **REG_CRITERIA}[criterion]
+    yc = yv = ya = None  # the one given is the criterion's family (see _criteria.node_stats)
     if crit in (GINI, ENTROPY):
-        classes, yc = np.unique(y, return_inverse=True)
-        yc, yv, K = yc.astype(np.intp), np.zeros(n), classes.shape[0]
+        classes, codes = np.unique(y, return_inverse=True)
+        yc, K = codes.astype(np.intp), classes.shape[0]
+        total, sum_total = np.bincount(yc, weights=w, minlength=K).astype(np.float64), 0.0
     else:
-        yc, yv, K = np.zeros(n, dtype=np.intp), np.asarray(y, dtype=np.float64), 1
-    total = np.bincount(yc, weights=w, minlength=K).astype(np.float64)
+        y, K = np.asarray(y, dtype=np.float64), 1
+        total, sum_total = np.zeros(K), float(w @ y) if crit == SQUARED else 0.0
+        yv, ya = (y, None) if crit == SQUARED else (None, y)
     features = np.arange(d)
     rule = split_rule(crit, splitter == "random", min_samples_leaf, min_weight_leaf, d)
-    node = dict(yc=yc, yv=yv, w=w, total=total, sum_total=float(w @ yv), wN=float(w.sum()))
+    node = dict(yc=yc, yv=yv, ya=ya, w=w, total=total, sum_total=sum_total, wN=float(w.sum()))
     scratch = dict(features=features, xs=np.empty(n), left=np.empty(K))
     Xt, s = X.T.copy(), np.uint64(seed)
     if splitter == "random":

@@ -6,8 +6,8 @@ module level: a Dask collection is recognised by duck typing (``__dask_graph__``
 without it.
 
 An estimator that fits on Dask input sets the tag ``"dask": True`` in ``_scratch_tags``. Every
-other estimator refuses a Dask collection in :func:`~scratchlearn.utils.check_array` with a
-``TypeError`` naming the ones that accept it (:func:`dask_estimators`: the registry's list,
+other estimator refuses to fit on a Dask collection in :func:`~scratchlearn.utils.check_array`
+with a ``TypeError`` naming the ones that accept it (:func:`dask_estimators`: the registry's list,
 handed down to this module, which imports nothing above it), instead of silently computing the
 whole array into memory.
 
@@ -19,7 +19,8 @@ per row block, and rechunks (or wraps) y and the weights to X's row chunks.
 Shared arguments. What every block task needs beside its block (coefficients, centres, a GLM
 family, a fitted model) is placed by one rule, :func:`shared_arg`: copied into each task when
 small, one graph node when large. The reductions (:mod:`scratchlearn.utils._blocks`) and every
-lazy prediction (:func:`map_rows`) go through it.
+lazy prediction (:func:`map_rows`) go through it. Every fitted estimator predicts on Dask
+input through :func:`map_rows` (:mod:`scratchlearn.utils._dask_predict`).
 
 The cluster. :func:`active_client` is the ``distributed`` client of this process, if any, and
 :func:`worker_memory_limits` its workers' memory limits: what decides whether an iterative fit
@@ -112,7 +113,7 @@ def _as_array(x, name: str, known_rows: bool = True):
     if isinstance(x, da.Array):
         arr = x
     elif hasattr(x, "to_dask_array"):  # DataFrame / Series: lengths=True computes row counts
-        arr = x.to_dask_array(lengths=True)
+        arr = x.to_dask_array(lengths=True if known_rows else None)
     else:
         raise TypeError(
             f"{name} must be a Dask array, DataFrame or Series; got {type(x).__name__}."
@@ -170,22 +171,25 @@ def _apply(block, fn):
         return fn(block)
 
 
-def map_rows(fn, X, *, n_out=None, dtype=np.float64):
+def map_rows(fn, X, *, n_out=None, dtype=np.float64, meta=None):
     """fn applied to each row block of the Dask array X, lazily: a Dask array of its outputs.
 
     ``n_out=None``: fn returns one value per row (shape (n_b,)); an int: (n_b, n_out).
-    ``fn`` (typically a fitted estimator's bound method, or a partial holding its arrays) is
-    placed by :func:`shared_arg`, like a reduction's static arguments: copied into each block's
-    task when it pickles small, one graph node sent once to each worker when it is large (a
-    forest, a vocabulary-sized model).
+    ``meta``, an empty output of fn (e.g. a 0-row SciPy sparse matrix), tells Dask the kind
+    of block to expect; a NumPy array of ``dtype`` by default. ``fn`` (typically a fitted
+    estimator's bound method, or a partial holding its arrays) is placed by
+    :func:`shared_arg`, like a reduction's static arguments: copied into each block's task
+    when it pickles small, one graph node sent once to each worker when it is large (a
+    forest, a vocabulary-sized model). The row chunks of X may be unknown (a Dask DataFrame's
+    partitions): nothing is computed to learn them.
     """
-    (X,) = dask_rows(X)
+    (X,) = dask_rows(X, known_rows=False)
     node = shared_arg(fn)
     if n_out is None:
-        return X.map_blocks(_apply, node, drop_axis=1, dtype=dtype, meta=np.empty((0,), dtype))
-    return X.map_blocks(
-        _apply, node, chunks=(X.chunks[0], (n_out,)), dtype=dtype, meta=np.empty((0, 0), dtype)
-    )
+        meta = np.empty((0,), dtype) if meta is None else meta
+        return X.map_blocks(_apply, node, drop_axis=1, dtype=dtype, meta=meta)
+    meta = np.empty((0, 0), dtype) if meta is None else meta
+    return X.map_blocks(_apply, node, chunks=(X.chunks[0], (n_out,)), dtype=dtype, meta=meta)
 
 
 # -- placing what every block task shares ------------------------------------------------------
@@ -296,11 +300,15 @@ def persist_on_cluster(*arrays, share=0.5):
 
 
 def checked_block(a, input_name, non_negative):
-    """One block, checked where it lives: finite (and ≥ 0 for weights), else a clear error."""
+    """One block, checked where it lives: finite (and ≥ 0 for weights), else a clear error.
+    A SciPy sparse block is checked by its stored values."""
+    import scipy.sparse as sp
+
     from .validation import _assert_all_finite
 
-    _assert_all_finite(a, allow_nan=False, input_name=input_name)
-    if non_negative and np.any(a < 0):
+    values = a.data if sp.issparse(a) else a
+    _assert_all_finite(values, allow_nan=False, input_name=input_name)
+    if non_negative and np.any(values < 0):
         raise ValueError(f"Negative values in {input_name} are not allowed.")
     return a
 

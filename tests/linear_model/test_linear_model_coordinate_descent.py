@@ -183,6 +183,56 @@ def test_max_iter_warns_and_warm_start():
     assert_close_by_gap(warm, cold, X_DIA, Y_DIA, alpha=0.01, tol=1e-10)
 
 
+def _ar1(n, d, rho=0.9, seed=0):
+    """Correlated AR(1) columns (corr(Xⱼ, Xₖ) = ρ^|j−k|) and y from 10 % of them plus noise."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    for j in range(1, d):
+        X[:, j] = rho * X[:, j - 1] + np.sqrt(1.0 - rho**2) * X[:, j]
+    w = np.zeros(d)
+    w[rng.choice(d, d // 10, replace=False)] = rng.standard_normal(d // 10)
+    return X, X @ w + 1.0 + 0.5 * rng.standard_normal(n)
+
+
+@pytest.mark.parametrize("l1_ratio", [1.0, 0.5])
+@pytest.mark.parametrize("positive", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_working_sets_match_sklearn(l1_ratio, positive, weighted):
+    # d >= WORKING_SET_MIN_FEATURES: working sets, gap-safe screening and Anderson
+    # extrapolation. A different iteration, the same stopping rule (the full problem's gap):
+    # the same exact zeros, and the distance the recomputed gaps allow (_cd_bounds).
+    from scratchlearn.linear_model._coordinate_descent import WORKING_SET_MIN_FEATURES
+
+    X, y = _ar1(150, 300)
+    assert X.shape[1] >= WORKING_SET_MIN_FEATURES
+    sw = np.random.default_rng(1).uniform(0.5, 2.0, 150) if weighted else None
+    kw = dict(alpha=0.05, l1_ratio=l1_ratio, tol=1e-12, positive=positive)
+    ours = ElasticNet(max_iter=100_000, **kw).fit(X, y, sw)
+    ref = sk.ElasticNet(max_iter=100_000, **kw).fit(X, y, sample_weight=sw)
+    assert ours.stop_reason_ == "converged" and np.sum(ours.coef_ == 0) > 150
+    obj = np.array(ours.history_["objective"])
+    assert len(obj) == ours.n_iter_ + 1 and not np.isnan(ours.history_["dual_gap"][-1])
+    # P never rises: each coordinate step minimises it, an extrapolation is kept only if lower
+    # (1e-12 relative: the rounding of P/n, a sum of 150 squares, by a factor > 100)
+    assert np.all(np.diff(obj) <= 1e-12 * obj[0])
+    assert_close_by_gap(ours, ref, X, y, sw=sw, **kw)
+
+
+def test_working_sets_multi_output_and_warm_start():
+    X, y = _ar1(120, 200, seed=2)
+    Y = np.column_stack([y, -2.0 * y + X[:, 5]])
+    kw = dict(alpha=0.02, tol=1e-10, max_iter=100_000)
+    ours, ref = Lasso(**kw).fit(X, Y), sk.Lasso(**kw).fit(X, Y)
+    assert ours.coef_.shape == (2, 200) and len(ours.n_iter_) == 2
+    for t, yt in enumerate(Y.T):
+        assert_close_by_gap(ours, ref, X, yt, alpha=0.02, tol=1e-10, target=t)
+    warm = Lasso(warm_start=True, **kw).fit(X, y)
+    warm.fit(X, y)  # starts at its own optimum: the first gap check already meets the rule
+    assert warm.n_iter_ == 0
+    cold = sk.Lasso(**kw).fit(X, y)
+    assert_close_by_gap(warm, cold, X, y, alpha=0.02, tol=1e-10)
+
+
 # -- 3. the same numbers whatever the threads -------------------------------------------------
 def test_results_do_not_depend_on_the_thread_count():
     # n above PARALLEL_MIN_ROWS and not a multiple of BLOCK: the parallel path with a partial
@@ -222,6 +272,13 @@ def test_results_do_not_depend_on_the_thread_count():
         runs.append((w, obj[:100]))  # (the kernel fills it up to its sweep count)
     assert np.array_equal(runs[0][0], runs[1][0])
     np.testing.assert_array_equal(runs[0][1], runs[1][1])  # NaN-aware
+    runs = []  # and so does the working-set descent
+    for parallel in (False, True):
+        w, obj, gap = np.zeros(12), np.full(101, np.nan), np.empty(101)
+        cd.enet_working_set_descent(w, Xf, y, 5.0, 1.0, 100, 1e-8, False, obj, gap, parallel)
+        runs.append((w, obj))
+    assert np.array_equal(runs[0][0], runs[1][0])
+    np.testing.assert_array_equal(runs[0][1], runs[1][1])
 
 
 def test_small_fits_compile_each_kernel_once_and_no_threaded_kernel():
