@@ -6,8 +6,8 @@ _SK = "sklearn.cluster."
 _SEEDS = (
     "the check shuffles the repeated rows, so the random seeding draws other rows and k-means "
     "(15 points in 30-D, many local optima) can end in another one; unshuffled, weighted and "
-    "repeated fits agree exactly, and tests/cluster/test_cluster_kmeans_properties.py checks weights = "
-    "duplicated rows from the same initial centres"
+    "repeated fits agree exactly, and tests/cluster/test_cluster_kmeans_properties.py checks "
+    "weights = duplicated rows from the same initial centres"
 )
 
 FAMILY = Family(

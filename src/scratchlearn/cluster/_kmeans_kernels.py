@@ -145,13 +145,22 @@ def _lloyd_pass(X, w, C, labels, S, W, update, j_mode, x_sq, x_shift, T):  # pra
                     W_loc[c] += w[i]
                     for f in range(d):
                         S_loc[c, f] += w[i] * xs[r, f]
-        S_t[t], W_t[t], J_t[t] = S_loc, W_loc, J_loc
+        # element by element: a whole-array assignment compiles Numba's shape checks and their
+        # error messages, seconds of a first call for nothing
+        for j in range(k):
+            W_t[t, j] = W_loc[j]
+            for f in range(d):
+                S_t[t, j, f] = S_loc[j, f]
+        J_t[t] = J_loc
     if update:
-        S[:] = 0.0
-        W[:] = 0.0
-        for t in range(T):
-            S += S_t[t]
-            W += W_t[t]
+        for j in range(k):
+            W[j] = 0.0
+            for f in range(d):
+                S[j, f] = 0.0
+            for t in range(T):
+                W[j] += W_t[t, j]
+                for f in range(d):
+                    S[j, f] += S_t[t, j, f]
     return J_t.sum()
 
 
@@ -217,13 +226,22 @@ def _lloyd_pass_csr(
                 W_loc[c] += w[i]
                 for p in range(a, b):
                     S_loc[c, indices[p]] += w[i] * data[p]
-        S_t[t], W_t[t], J_t[t] = S_loc, W_loc, J_loc
+        # element by element: a whole-array assignment compiles Numba's shape checks and their
+        # error messages, seconds of a first call for nothing
+        for j in range(k):
+            W_t[t, j] = W_loc[j]
+            for f in range(d):
+                S_t[t, j, f] = S_loc[j, f]
+        J_t[t] = J_loc
     if update:
-        S[:] = 0.0
-        W[:] = 0.0
-        for t in range(T):
-            S += S_t[t]
-            W += W_t[t]
+        for j in range(k):
+            W[j] = 0.0
+            for f in range(d):
+                S[j, f] = 0.0
+            for t in range(T):
+                W[j] += W_t[t, j]
+                for f in range(d):
+                    S[j, f] += S_t[t, j, f]
     return J_t.sum()
 
 

@@ -15,8 +15,8 @@ _BOOTSTRAP_XFAIL = {
 _BAGGING_XFAIL = {
     "check_sample_weight_equivalence_on_dense_data": (
         "a bootstrap draws m row indices from n rows: repeating rows changes n and so every "
-        "draw (scikit-learn's bagging fails it alike); tests/ensemble/test_ensemble_bagging.py checks "
-        "that the draws reach the learner as integer weights"
+        "draw (scikit-learn's bagging fails it alike); tests/ensemble/test_ensemble_bagging.py "
+        "checks that the draws reach the learner as integer weights"
     ),
 }
 
@@ -74,8 +74,8 @@ FAMILY = Family(
                     "weights, which repeated rows and integer weights round differently (it "
                     "passes or fails by compiler and library version: passes on NumPy 2.4, "
                     "fails on the pinned minimum versions); the rounds before agree exactly, and "
-                    "tests/ensemble/test_ensemble_adaboost.py checks weights = repeated rows on data "
-                    "without such ties"
+                    "tests/ensemble/test_ensemble_adaboost.py checks weights = repeated rows on "
+                    "data without such ties"
                 ),
             },
         ),
