@@ -263,10 +263,16 @@ def _under_blas_threads(threads, entry, X, y):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
 def test_blas_thread_count_on_small_problems(entry):
-    """On the small problems (OpenBLAS does not split their products) one BLAS thread and two
-    give identical bits, for every estimator."""
+    """On the small problems one BLAS thread and two give identical bits for every estimator
+    whose docstring does not say otherwise. The four that say so (``BLAS_DEPENDENT``) stay
+    within their stated bound: whether OpenBLAS splits a small product between threads depends
+    on its build (identical with NumPy 2.4's, not with the pinned minimum versions' for SVR and
+    PolynomialRegression)."""
     X, y = problem_for(entry)
     (state1, out1), (state2, out2) = (_under_blas_threads(t, entry, X, y) for t in (1, 2))
+    if entry.name in BLAS_DEPENDENT:
+        assert _relative_difference(out1, out2) <= BLAS_DEPENDENT[entry.name]
+        return
     assert differences(state1, state2) == []
     assert differences(out1, out2) == []
 
