@@ -291,10 +291,13 @@ print(status("VmHWM:") - before, result)
 @pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="/proc")
 def test_peak_memory_is_about_twice_the_result(tmp_path):
     """Loading holds the parsed blocks and then the matrix made from them: 2× the result,
-    plus one block of text as Python strings (its lines, then the index:value text of the fast
-    path: each at most about the block's size again, a few times over), plus the parser's
-    per-row arrays (counts and line numbers, 16 bytes a row, under 0.1× the result here).
-    Reading the whole text first, as before, peaked at over 6× the result on this file."""
+    plus the parser's per-row arrays (counts and line numbers, 16 bytes a row, under 0.3× the
+    result here), plus one block in flight: its text as bytes and str, its lines, and on the
+    fast path one str per index and value, about 25 bytes of memory per byte of text (the
+    figure beside ``_BLOCK_BYTES``), so 25 blocks; 40 leave room for the allocator's
+    fragmentation, which differs by platform. Measured: 46 MiB against this 77 MiB bound for
+    a 16 MiB result. Reading the whole text first, as before, peaked at about 10× the result
+    (155 MiB) on this file, and the test fails on it."""
     import subprocess
     import sys
 
@@ -311,4 +314,4 @@ def test_peak_memory_is_about_twice_the_result(tmp_path):
         check=True,
     )
     peak, result = map(int, out.stdout.split())
-    assert peak <= 2.3 * result + 12 * block, (peak / 2**20, result / 2**20)
+    assert peak <= 2.3 * result + 40 * block, (peak / 2**20, result / 2**20)
