@@ -22,6 +22,9 @@ value by ``float`` in one pass each, so the numbers are exactly those of the lin
 reference parser (:func:`_parse_slow`). Anything the fast path cannot vouch for (a malformed
 token, non-ASCII text, indices out of order) sends the block to the reference parser, which
 raises its error naming the line.
+
+With ``chunks``, the same reading runs on Dask workers, one task per byte range of the file
+(:mod:`._svmlight_dask`).
 """
 
 from __future__ import annotations
@@ -65,14 +68,15 @@ def _open_source(f):
         raise TypeError(f"f must be a path or an open file; got {type(f).__name__}.")
 
 
-def _line_blocks(name, read, block_bytes):
-    """``(first line number, lines)`` of successive blocks of whole lines of the source.
+def _line_blocks(name, read, block_bytes, first_line=1):
+    """``(first line number, lines)`` of successive blocks of whole lines of the source, whose
+    first line is line ``first_line`` of the file (a byte range of it starts further on).
 
     A block ends at the last line end of what was read, so no line is cut; the rest waits for
     the next read. Bytes are decoded as UTF-8 one block at a time (a newline byte is never
     inside a multi-byte character, so cutting there never splits one).
     """
-    start, carry = 1, None
+    start, carry = first_line, None
     while True:
         try:
             chunk = read(block_bytes)
@@ -262,58 +266,29 @@ def _parse_block(lines, name, query_id, start, dtype):
     return y, qids, counts, cols, vals.astype(dtype, copy=False), linenos
 
 
-def load_svmlight_file(
-    f, *, n_features=None, dtype=np.float64, query_id=False, zero_based="auto", block_bytes=None
-):
-    """Read a svmlight / libsvm file (with ``qid:``) into a sparse matrix.
-
-    Parameters
-    ----------
-    f : path (``.gz`` and ``.bz2`` are decompressed) or open file (text or binary).
-    n_features : int or None
-        Number of columns of X; None: the largest index read, plus one.
-    dtype : dtype of X (y is float64).
-    query_id : bool, default=False
-        Also return the ``qid`` of each row (then every sample line needs one); with False, query
-        ids in the file are read and dropped.
-    zero_based : True, False or "auto"
-        Whether index 0 is the first column; "auto": zero-based if some index is 0.
-    block_bytes : int or None
-        How much text is read and parsed at a time (default 1 MiB). Memory peaks at about
-        twice the returned arrays plus one block of text, whatever the size of the file.
-
-    Returns
-    -------
-    X : scipy.sparse.csr_matrix (n_samples, n_features)
-    y : ndarray (n_samples,)
-    qid : ndarray of int64 (n_samples,), only with ``query_id=True``.
-
-    Malformed input raises a ValueError naming the file and line.
-    """
-    if zero_based not in (True, False, "auto"):
-        raise ValueError(f"zero_based must be True, False or 'auto'; got {zero_based!r}.")
-    if n_features is not None and (
-        not isinstance(n_features, numbers.Integral) or isinstance(n_features, bool)
-    ):
-        raise ValueError(f"n_features must be None or a positive int; got {n_features!r}.")
-    if block_bytes is not None and (
-        not isinstance(block_bytes, numbers.Integral)
-        or isinstance(block_bytes, bool)
-        or block_bytes < 1
-    ):
-        raise ValueError(f"block_bytes must be None or a positive int; got {block_bytes!r}.")
-    with _open_source(f) as (name, read):
-        blocks = [
-            _parse_block(lines, name, query_id, start, dtype)
-            for start, lines in _line_blocks(name, read, block_bytes or _BLOCK_BYTES)
-        ]
+def _read_rows(name, read, query_id, dtype, block_bytes, first_line=1):
+    """``(rows, n_lines)``: the parsed sample lines of a source, ``rows = (y, qids, counts,
+    cols, vals, linenos)`` concatenated over its blocks of text (None when it holds no sample),
+    and its number of lines (``str.splitlines``'s count, as the line numbers are)."""
+    blocks, n_lines = [], 0
+    for start, lines in _line_blocks(name, read, block_bytes, first_line):
+        blocks.append(_parse_block(lines, name, query_id, start, dtype))
+        n_lines = start + len(lines) - first_line
     blocks = [b for b in blocks if b is not None]
     if not blocks:
-        raise ValueError(f"{name}: no samples (only blank or comment lines)")
-    y, qids, counts, cols, vals, lines = (
-        None if part[0] is None else np.concatenate(part) for part in zip(*blocks)
-    )
-    del blocks  # the pieces: the matrix below is the second copy at the peak
+        return None, n_lines
+    # the pieces are freed on return: the matrix made from these arrays is the second copy
+    return tuple(None if p[0] is None else np.concatenate(p) for p in zip(*blocks)), n_lines
+
+
+def _csr_rows(rows, name, n_features, zero_based, query_id, dtype):
+    """``(X, y, qids)`` of parsed rows: the columns shifted to zero-based, checked against
+    ``n_features`` (None: the largest index read, plus one), X in CSR; rows None: no sample,
+    0 × n_features. Each error names the file line of the first offending entry."""
+    if rows is None:
+        X = sp.csr_matrix((0, n_features or 0), dtype=dtype)
+        return X, np.empty(0), (np.empty(0, np.int64) if query_id else None)
+    y, qids, counts, cols, vals, lines = rows
     indptr = np.concatenate([[0], np.cumsum(counts)])  # CSR rows: indices strictly increase
 
     def line_of(k):  # the file line of stored entry k
@@ -329,15 +304,143 @@ def load_svmlight_file(
     if n_features is None:
         n_features = width
     elif n_features < width:
-        bad = line_of(np.argmax(cols >= n_features))
+        k = np.argmax(cols >= n_features)  # the first entry that does not fit, in file order
         raise ValueError(
-            f"{name}, line {bad}: feature index {int(cols.max()) + (1 if one_based else 0)} "
+            f"{name}, line {line_of(k)}: feature index {int(cols[k]) + (1 if one_based else 0)} "
             f"does not fit n_features={n_features}"
         )
     X = sp.csr_matrix((vals, cols, indptr), shape=(y.shape[0], n_features))
-    if not query_id:
-        return X, y
     return X, y, qids
+
+
+def load_svmlight_file(
+    f,
+    *,
+    n_features=None,
+    dtype=np.float64,
+    query_id=False,
+    zero_based="auto",
+    block_bytes=None,
+    chunks=None,
+    dense=False,
+    count_rows=True,
+):
+    """Read a svmlight / libsvm file (with ``qid:``) into a sparse matrix, or into Dask arrays
+    of row blocks parsed on the workers (``chunks``).
+
+    Parameters
+    ----------
+    f : path (``.gz`` and ``.bz2`` are decompressed) or open file (text or binary); a path
+        of an uncompressed file with ``chunks``.
+    n_features : int or None
+        Number of columns of X; None: the largest index read, plus one.
+    dtype : dtype of X (y is float64).
+    query_id : bool, default=False
+        Also return the ``qid`` of each row (then every sample line needs one); with False, query
+        ids in the file are read and dropped.
+    zero_based : True, False or "auto"
+        Whether index 0 is the first column; "auto": zero-based if some index is 0.
+    block_bytes : int or None
+        How much text is read and parsed at a time (default 1 MiB), by this process or, with
+        ``chunks``, by each Dask task within its byte range. Memory peaks at about twice the
+        returned arrays (the task's block) plus one block of text.
+    chunks : None, int or str
+        None: read into memory. Otherwise the bytes of text per Dask block (an int, or a
+        string such as ``"64 MiB"``), not rows: see the Notes.
+    dense : bool, default=False
+        X as NumPy arrays (with ``chunks``: dense blocks) instead of CSR.
+    count_rows : bool, default=True
+        With ``chunks``: run the count pass at call time, so that the blocks have known row
+        counts. False needs ``n_features`` and ``zero_based`` True or False.
+
+    Returns
+    -------
+    X : scipy.sparse.csr_matrix (n_samples, n_features), or a Dask array of CSR blocks
+    y : ndarray (n_samples,) of float64, or a Dask array
+    qid : ndarray of int64 (n_samples,), or a Dask array; only with ``query_id=True``.
+
+    Malformed input raises a ValueError naming the file and line.
+
+    Notes
+    -----
+    Dask arrays are asked for by a keyword of this function rather than by a second one: the
+    file, its options, its errors and its result are the same, only delivered in row blocks.
+    With ``chunks``, the file is cut into byte ranges of ``chunks`` bytes, and each range
+    becomes one row block, parsed by a task on the workers with this module's parser (the
+    same text, so the same numbers): ``X.compute()``, ``y.compute()`` and ``qid.compute()``
+    are the in-memory result exactly. The workers open the file by its absolute path, so it
+    must be on a filesystem they share with this process (as a LocalCluster does). Choices:
+
+    - **Line boundaries.** A range starts just after the first newline at or after its start
+      offset (the first range at byte 0) and ends where the next one starts: at the end of
+      the line that straddles its end offset. Every line is read whole, by one task; a range
+      smaller than a line may hold none. CRLF line ends and a last line without its newline
+      read as in memory.
+    - **The count pass, at call time.** One task per range parses its text and returns four
+      numbers: its sample rows, its lines, its smallest and largest feature index. This
+      process then knows each block's row count (no ``nan`` chunks: what the Dask fits need
+      to line X, y and weights up), ``n_features``, what ``zero_based="auto"`` decides, and
+      the file line number at which each range starts, and it raises the file's first error in
+      file order (a malformed line, an index 0 with ``zero_based=False``, an index beyond
+      ``n_features``) as the in-memory reader does. The cost is one parse of the whole file,
+      in parallel on the workers: computing the blocks then parses it a second time. Ranges
+      without a sample row (comments, blank lines, or none at all) are left out of the arrays.
+    - **Skipping it** (``count_rows=False``, with ``n_features`` and ``zero_based`` True or
+      False given): nothing runs at call time, the row chunks are unknown (``nan``), and an
+      error is raised when its block is computed; a task that fails counts the lines before
+      its range (reading the file up to there) to name the file's line.
+    - **Compressed files** (``.gz``, ``.bz2``) are refused: a compressed stream cannot be
+      entered at a byte offset, so it would be one block read whole by one task, which is
+      what ``chunks`` is asked to avoid. Decompress it first, or read it in memory. An open
+      file is refused too: the workers need a path.
+    - **X's blocks** are SciPy CSR matrices (the Dask array's ``meta`` is a 0-row CSR
+      matrix), as ``KMeans``, ``MiniBatchKMeans`` and ``MultinomialNB`` fit them; with
+      ``dense=True`` NumPy blocks, as most Dask fits (``LinearRegression``, ``Ridge``,
+      ``LogisticRegression``, ...) need. One task per range yields X, y and qid blocks
+      together: computed together (``dask.compute(X, y)``, or a fit), each range is parsed
+      once.
+    - **Query groups** are not kept whole: the rows of one query may lie in two neighbouring
+      blocks. Every row keeps its own qid, so grouping the computed rows by qid sees whole
+      queries; a computation per block that needs whole queries must regroup first.
+
+    This process never reads the file: it takes its size (``os.stat``) and receives only the
+    four numbers of each range. The file must not change until the blocks are computed.
+    """
+    if zero_based not in (True, False, "auto"):
+        raise ValueError(f"zero_based must be True, False or 'auto'; got {zero_based!r}.")
+    if n_features is not None and (
+        not isinstance(n_features, numbers.Integral) or isinstance(n_features, bool)
+    ):
+        raise ValueError(f"n_features must be None or a positive int; got {n_features!r}.")
+    if block_bytes is not None and (
+        not isinstance(block_bytes, numbers.Integral)
+        or isinstance(block_bytes, bool)
+        or block_bytes < 1
+    ):
+        raise ValueError(f"block_bytes must be None or a positive int; got {block_bytes!r}.")
+    if chunks is not None:
+        from ._svmlight_dask import _load_dask
+
+        return _load_dask(
+            f,
+            chunks,
+            n_features,
+            np.dtype(dtype),
+            query_id,
+            zero_based,
+            block_bytes or _BLOCK_BYTES,
+            dense,
+            count_rows,
+        )
+    with _open_source(f) as (name, read):
+        rows, _ = _read_rows(name, read, query_id, dtype, block_bytes or _BLOCK_BYTES)
+    if rows is None:
+        raise ValueError(f"{name}: no samples (only blank or comment lines)")
+    X, y, qids = _csr_rows(rows, name, n_features, zero_based, query_id, dtype)
+    del rows
+    if dense:
+        X = X.toarray()
+    return (X, y, qids) if query_id else (X, y)
 
 
 def _format_rows(X, y, query_id, offset):
