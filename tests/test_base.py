@@ -171,3 +171,19 @@ def test_library_imports_without_optional_dependencies():
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_import_scratchlearn_leaves_scipy_and_numba_unloaded():
+    """``import scratchlearn`` loads NumPy and its own small modules only (issue 24: at most
+    0.3 s). SciPy's sparse and linalg modules took 0.4 s of it, Numba takes 0.5 s; both load
+    with the first family that needs them. Checked by what is loaded, not by a timing."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, scratchlearn;"
+        "heavy=[m for m in ('scipy','scipy.sparse','scipy.linalg','numba','difflib','dask')"
+        " if m in sys.modules]; print(heavy); sys.exit(1 if heavy else 0)"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr

@@ -49,7 +49,6 @@ Adding a family
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import importlib.util
 import os
@@ -289,6 +288,8 @@ def _closest(key: str, keys) -> list:
     ]
     if begins:
         return begins[:4]
+    import difflib  # only when a name was misspelt: it costs import scratchlearn 10-20 ms
+
     similarity = {k: difflib.SequenceMatcher(None, key, k).ratio() for k in keys}
     near = difflib.get_close_matches(key, keys, n=3)
     return [k for k in near if similarity[k] >= similarity[near[0]] - 0.1]

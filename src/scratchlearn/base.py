@@ -22,13 +22,13 @@ import inspect
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 
 from .utils._available_if import _AvailableIf
 from .utils._dask import is_dask_collection, refuse_dask
 from .utils._dask_predict import ROW_METHODS, compute_together, lazy_on_dask, marked
 from .utils._fit_record import CONVERGED, record_fit
 from .utils._param_validation import validate_params
+from .utils._sparse import issparse
 from .utils.validation import (
     check_array,
     check_sample_weight,
@@ -345,7 +345,7 @@ def _same(a, b) -> bool:
         return True
     if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
         return True  # NaN defaults (e.g. encoded_missing_value) survive clone and load
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) or sp.issparse(a):
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) or issparse(a):
         return False
     if type(a) is not type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
         return False

@@ -43,9 +43,9 @@ import inspect
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 
 from ._dask import dask_rows, is_dask_collection, map_rows
+from ._sparse import issparse
 
 __all__ = [
     "ROW_METHODS",
@@ -140,7 +140,7 @@ def _probe(est, fn, d, dtype):
         except Exception as exc:  # noqa: BLE001 - another probe row may suit the model
             first_error = first_error or exc
             continue
-        return out if sp.issparse(out) else np.asarray(out)
+        return out if issparse(out) else np.asarray(out)
     raise TypeError(
         f"{type(est).__name__} could not be probed for the shape of its output on Dask input "
         f"({type(first_error).__name__}: {first_error}); compute X into memory "

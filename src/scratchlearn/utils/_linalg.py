@@ -12,7 +12,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import scipy.linalg as sla
 
 from ..exceptions import LinAlgWarning
 
@@ -26,6 +25,8 @@ _JITTER_TRIES = 12  # τ reaches 1e10·max diag(A): A + τI is then positive def
 def min_norm_lstsq(A, b):
     """x = argmin ‖Ax − b‖ of least norm (SVD, LAPACK gelsd); singular values below
     max(A.shape)·ε·σ_max count as zero."""
+    import scipy.linalg as sla  # here, not at import: see utils._sparse
+
     cond = max(A.shape) * np.finfo(np.float64).eps
     x, *_ = sla.lstsq(A, b, cond=cond, lapack_driver="gelsd", check_finite=False)
     return x
@@ -33,6 +34,8 @@ def min_norm_lstsq(A, b):
 
 def _cholesky(A, b):
     """A = LLᵀ, then Lz = b and Lᵀx = z; None when the factorisation breaks down."""
+    import scipy.linalg as sla
+
     try:
         factor = sla.cho_factor(A, lower=True, check_finite=False)
     except (sla.LinAlgError, ValueError):

@@ -8,7 +8,8 @@ exponentiating, the sigmoid branches on the sign of its argument so ``exp`` neve
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
+
+from ._sparse import issparse
 
 __all__ = [
     "logsumexp",
@@ -77,7 +78,9 @@ def softmax(Z, axis: int = 1):
 
 def row_norms(X, squared: bool = False):
     """‖xᵢ‖ (or ‖xᵢ‖²) for every row of a dense or sparse X, without forming X²'s copy twice."""
-    if sp.issparse(X):
+    if issparse(X):
+        import scipy.sparse as sp
+
         X = sp.csr_matrix(X)
         sq = np.asarray(X.multiply(X).sum(axis=1)).ravel()
     else:
@@ -90,7 +93,7 @@ def safe_sparse_dot(a, b):
     """a @ b for any mix of dense arrays and sparse matrices, returning a dense array when the
     result of a sparse product would be dense anyway."""
     out = a @ b
-    if sp.issparse(out) and not (sp.issparse(a) and sp.issparse(b)):
+    if issparse(out) and not (issparse(a) and issparse(b)):
         out = out.toarray()
     return out
 

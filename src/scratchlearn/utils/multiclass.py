@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
+
+from ._sparse import issparse
 
 __all__ = ["type_of_target", "check_classification_targets", "encode_classes", "unique_labels"]
 
@@ -15,7 +16,7 @@ def type_of_target(y) -> str:
     Floats that are all whole numbers count as class labels; any fractional value makes the
     target continuous.
     """
-    if sp.issparse(y):
+    if issparse(y):
         y = y.toarray()
     y = np.asarray(y)
     if (

@@ -12,10 +12,10 @@ import numbers
 import warnings
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..exceptions import DataConversionWarning, NotFittedError
 from ._dask import is_dask_collection, refuse_dask
+from ._sparse import issparse
 
 __all__ = [
     "check_array",
@@ -182,7 +182,7 @@ def check_array(
             f"Expected a 2-dimensional array-like for {input_name}, got the string {X[:40]!r}."
         )
 
-    if sp.issparse(X):
+    if issparse(X):
         if not accept_sparse:
             raise TypeError(_SPARSE_MSG.format(name=input_name))
         formats = [accept_sparse] if isinstance(accept_sparse, str) else accept_sparse
@@ -335,7 +335,7 @@ def check_X_y(
 
 def check_y(y, *, multi_output: bool = False, y_numeric: bool = False):
     """Validate a target: 1-D (or 2-D with ``multi_output``), finite when numeric."""
-    if sp.issparse(y):
+    if issparse(y):
         raise ValueError("A sparse target y is not supported; pass a dense 1d array.")
     if multi_output:
         y = check_array(y, ensure_2d=False, dtype=None, input_name="y", ensure_all_finite=False)
@@ -442,7 +442,7 @@ def check_is_fitted(estimator, attributes=None, *, msg: str | None = None) -> No
 
 def check_non_negative(X, whom: str) -> None:
     """Raise if X (dense or sparse) has a negative entry; ``whom`` names the caller."""
-    data = X.data if sp.issparse(X) else X
+    data = X.data if issparse(X) else X
     if data.size and np.min(data) < 0:
         raise ValueError(f"Negative values in data passed to {whom}.")
 
@@ -473,7 +473,7 @@ def get_feature_names(X):
     when every column name is a string; mixed names raise, as they cannot be checked later.
     """
     columns = getattr(X, "columns", None)
-    if columns is None or sp.issparse(X) or isinstance(X, np.ndarray):
+    if columns is None or issparse(X) or isinstance(X, np.ndarray):
         return None
     names = np.asarray(list(columns), dtype=object)
     if names.size == 0:
