@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.dask_harness import DaskCase, block_values
-from scratchlearn import cluster, linear_model
+from benchmarks.dask_harness import DaskCase, TaskCase, block_values, dask_data, memory_data
+from scratchlearn import cluster, linear_model, mixture
 from scratchlearn.utils._blocks import block_reduce
 
 CASES: list = []  # the ratio table against scikit-learn has no Dask case
@@ -73,6 +73,80 @@ def _first_rows(k, d=20):
 
 
 _KMEANS_KW = {"init": _first_rows(8), "n_init": 1, "max_iter": 10, "tol": 0.0}
+# The mixture from the same given start on both sides (weights, means at given rows, unit
+# precisions): a k-means start would be drawn from random_state and differ by rounding between
+# the one-block and the blocked fit. 10 EM passes.
+_GMM_KW = {
+    "means_init": _first_rows(4, 10),
+    "weights_init": np.full(4, 0.25),
+    "precisions_init": np.stack([np.eye(10)] * 4),
+    "max_iter": 10,
+    "tol": 0.0,
+    "covariance_type": "full",
+}
+
+
+# -- GridSearchCV under parallel_backend("dask") ---------------------------------------------------
+def _search_prepare(where, n):
+    """The bundled digits (1,797 × 64) and a 6 × 4 grid of an RBF SVC behind a scaler."""
+    from scratchlearn.datasets import load_digits
+
+    X, y = load_digits(return_X_y=True)
+    return X, y, where
+
+
+def _search_run(state):
+    from scratchlearn.model_selection import GridSearchCV
+    from scratchlearn.pipeline import make_pipeline
+    from scratchlearn.preprocessing import StandardScaler
+    from scratchlearn.svm import SVC
+    from scratchlearn.utils.parallel import parallel_backend
+
+    X, y, where = state
+    grid = {
+        "svc__C": [0.1, 0.3, 1.0, 3.0, 10.0, 30.0],
+        "svc__gamma": [0.003, 0.01, 0.03, 0.1],
+    }
+    search = GridSearchCV(make_pipeline(StandardScaler(), SVC()), grid, cv=5)
+    if where == "memory":
+        search.set_params(n_jobs=1)
+        return search.fit(X, y)
+    with parallel_backend("dask"):
+        return search.fit(X, y)  # n_jobs=None: the whole cluster
+
+
+def _search_agree(a, b):
+    """Largest difference of the mean test scores; a different best candidate counts as 1."""
+    d = np.max(np.abs(a.cv_results_["mean_test_score"] - b.cv_results_["mean_test_score"]))
+    return float(d) if a.best_params_ == b.best_params_ else 1.0
+
+
+# -- k-NN queries: a model fitted in memory on 10⁶ points, queries as Dask blocks -----------------
+_KNN_D, _KNN_TRAIN = 5, 1_000_000
+
+
+def _knn_prepare(where, n):
+    import dask
+    from scratchlearn.neighbors import KNeighborsClassifier
+
+    X, y = memory_data(_KNN_TRAIN, _KNN_D, 4, "classification", seed=1)
+    model = KNeighborsClassifier(n_neighbors=5, algorithm="kd_tree").fit(X, y)
+    if where == "memory":
+        return model, memory_data(n, _KNN_D, 20, "normal")[0]
+    Q, _ = dask_data(n, _KNN_D, 20, "normal")
+    (Q,) = dask.persist(Q)
+    return model, Q
+
+
+def _knn_run(state):
+    model, Q = state
+    labels = model.predict(Q)
+    return labels if isinstance(labels, np.ndarray) else labels.compute()
+
+
+def _labels_agree(a, b):
+    return float(np.mean(np.asarray(a) != np.asarray(b)))
+
 
 SLOW_CASES = [
     DaskCase(
@@ -105,6 +179,15 @@ SLOW_CASES = [
         note="one pass per iteration",
     ),
     DaskCase(
+        f"GaussianMixture k=4 full {N:.0e}x10",
+        lambda: mixture.GaussianMixture(4, **_GMM_KW),
+        "normal",
+        N,
+        d=10,
+        fitted=("weights_", "means_", "covariances_"),
+        note="same explicit start, 10 EM passes (block statistics per pass)",
+    ),
+    DaskCase(
         f"stand-in block_reduce XᵀX {N:.0e}x20",
         lambda: GramStandIn(),
         "regression",
@@ -121,3 +204,25 @@ SLOW_CASES = [
         note="the machinery alone, 10 passes",
     ),
 ]
+TASK_CASES = [
+    TaskCase(
+        "GridSearchCV 24 candidates x 5 folds (scaler + RBF SVC, digits)",
+        _search_prepare,
+        _search_run,
+        _search_agree,
+        n=1797,
+        target_speedup=1.7,
+        scales=False,
+        repeat=1,  # 120 fits take tens of seconds: one timed search per side
+        note="120 fits: local n_jobs=1, then parallel_backend('dask') on 1 and 2 workers",
+    ),
+    TaskCase(
+        f"KNeighborsClassifier predict, {N // 100:.0e} queries x5 against 1e6 points (kd-tree)",
+        _knn_prepare,
+        _knn_run,
+        _labels_agree,
+        n=N // 100,
+        note="lazy predict on 20 query blocks persisted on the workers; model sent once",
+    ),
+]
+SLOW_CASES += TASK_CASES

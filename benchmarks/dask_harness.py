@@ -312,6 +312,77 @@ def table_row(case, r):
     )
 
 
+# -- independent tasks and lazy queries: one process vs 1 and 2 workers ----------------------------
+@dataclass
+class TaskCase:
+    """Work that is not one fit on Dask arrays, timed in one process and on 1 and 2 workers.
+
+    ``run(where)`` does the timed work and returns what is compared: ``where`` is "memory"
+    (in this process at one thread: the reference) or "cluster" (a Client on the LocalCluster
+    is active). ``prepare(where, n)``, untimed, builds what ``run`` needs at size ``n`` (data,
+    a fitted model, queries persisted on the workers) and returns it as the argument of
+    ``run``. ``agree(a, b)`` is the largest difference between two results (0: identical).
+    """
+
+    name: str
+    prepare: Callable[[str, int], object]
+    run: Callable[[object], object]
+    agree: Callable[[object, object], float]
+    n: int
+    target_speedup: float | None = 1.6
+    note: str = ""
+    scales: bool = True  # False: ``--scale`` leaves n alone (a bundled data set's size)
+    repeat: int | None = None  # timed runs per side (default: run_slow's)
+
+
+def _time_task(case, where, n, repeat):
+    state = case.prepare(where, n)
+    best, result = np.inf, None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = case.run(state)
+        best = min(best, time.perf_counter() - t0)
+    return best, result
+
+
+def measure_task(case, scale=1.0, repeat=2):
+    """One row of the task table: one process (one thread), 1 worker, 2 workers."""
+    n = max(1000, int(case.n * scale)) if case.scales else case.n
+    repeat = case.repeat or repeat
+    with one_thread_here():
+        t_mem, r_mem = _time_task(case, "memory", n, repeat)
+    times, agree = {}, 0.0
+    for n_workers in (1, 2):
+        with local_cluster(n_workers):
+            times[n_workers], r = _time_task(case, "cluster", n, repeat)
+        agree = max(agree, case.agree(r_mem, r))
+    return {
+        "n": n,
+        "mem s": t_mem,
+        "1w s": times[1],
+        "2w s": times[2],
+        "1w/mem": times[1] / t_mem,
+        "speed-up": times[1] / times[2],
+        "agreement": agree,
+    }
+
+
+TASK_HEADER = (
+    "| case | n | one process s | 1 worker s | 2 workers s | 1w/process | speed-up (target) | "
+    "agreement | what is timed |\n|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def task_table_row(case, r):
+    return (
+        f"| {case.name} | {r['n']:,} | {r['mem s']:.3f} | {r['1w s']:.3f} | {r['2w s']:.3f} | "
+        f"{r['1w/mem']:.2f} | {_mark(r['speed-up'], case.target_speedup, True)} | "
+        f"{r['agreement']:.1e} | {case.note} |"
+    )
+
+
 def accepts_dask(case) -> bool:
     """False for a scratchlearn estimator whose fit does not take Dask input (yet)."""
     est = case.make()
@@ -319,16 +390,26 @@ def accepts_dask(case) -> bool:
 
 
 def run_slow(cases, scale, out_path, repeat=2) -> int:
-    """Measure ``cases``, print the table and write it to ``out_path``."""
-    print(HEADER, flush=True)
-    rows, skipped = [], []
-    for case in cases:
+    """Measure ``cases`` (fits on Dask, then tasks and queries), print the two tables and write
+    them to ``out_path``."""
+    fits = [c for c in cases if isinstance(c, DaskCase)]
+    tasks = [c for c in cases if isinstance(c, TaskCase)]
+    rows, task_rows, skipped = [], [], []
+    if fits:
+        print(HEADER, flush=True)
+    for case in fits:
         if not accepts_dask(case):
             skipped.append(case.name)
             print(f"(skipped {case.name}: its fit does not accept Dask input yet)", flush=True)
             continue
         row = table_row(case, measure(case, scale=scale, repeat=repeat))
         rows.append(row)
+        print(row, flush=True)
+    if tasks:
+        print("\n" + TASK_HEADER, flush=True)
+    for case in tasks:
+        row = task_table_row(case, measure_task(case, scale=scale, repeat=repeat))
+        task_rows.append(row)
         print(row, flush=True)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     with open(out_path, "w") as fh:
@@ -337,8 +418,16 @@ def run_slow(cases, scale, out_path, repeat=2) -> int:
             "what each column measures. 1w/mem: one worker process / in-memory fit, both at one "
             "thread; speed-up: 1 worker / 2 workers; bytes per pass over the data.\n\n"
         )
-        fh.write(HEADER + "\n" + "\n".join(rows) + "\n")
+        if rows:
+            fh.write(HEADER + "\n" + "\n".join(rows) + "\n")
         if skipped:
             fh.write(f"\nSkipped (fit does not accept Dask input yet): {', '.join(skipped)}.\n")
+        if task_rows:
+            fh.write(
+                "\nIndependent tasks and lazy queries (TaskCase): the same work in one process "
+                "at one thread, then on a LocalCluster of 1 and of 2 worker processes (one "
+                "thread each); agreement: largest difference of the results (0: identical).\n\n"
+            )
+            fh.write(TASK_HEADER + "\n" + "\n".join(task_rows) + "\n")
     print(f"\nwritten to {out_path}")
     return 0
