@@ -122,8 +122,9 @@ def column_range(X):
     in memory, one block's share on Dask; an empty block gives (+inf, −inf, 0))."""
     if X.shape[0] == 0:
         return np.full(X.shape[1], np.inf), np.full(X.shape[1], -np.inf), 0
-    # fmin/fmax reduce with SIMD (NaN was rejected before, so they equal min/max)
-    return np.fmin.reduce(X, axis=0), np.fmax.reduce(X, axis=0), X.shape[0]
+    # minimum and maximum propagate NaN: min and max of a column are finite exactly when all of
+    # its values are, so the fit needs no separate finiteness pass over X
+    return np.minimum.reduce(X, axis=0), np.maximum.reduce(X, axis=0), X.shape[0]
 
 
 def merge_ranges(a, b):
@@ -155,7 +156,9 @@ def unstandardise(X, mean, scale, out=None):
 
 
 def min_max_scale(X, data_min, scale, a, clip_to=None, out=None):
-    """x' = (x − min) s + a, then clipped to ``clip_to = (a, b)`` if given."""
+    """x' = (x − min) s + a, then clipped to ``clip_to = (a, b)`` if given. Not x s + m with
+    m = a − min·s, which saves a pass but loses the range to cancellation when the range is
+    small against the values (see test_min_max_output_in_range)."""
     X = np.subtract(X, data_min, out=out)
     X *= scale
     X += a
@@ -430,9 +433,11 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         first = not hasattr(self, "n_samples_seen_")
         if is_dask_collection(X):
             X, _, _ = check_dask_data(self, X, reset=first)
-        else:
-            X = self._validate_data(X, reset=first, dtype=np.float64)
+        else:  # finiteness is read off the column ranges: two passes over X instead of three
+            X = self._validate_data(X, reset=first, dtype=np.float64, ensure_all_finite=False)
         batch = block_reduce(column_range, X, combine=merge_ranges)
+        if not (np.isfinite(batch[0]).all() and np.isfinite(batch[1]).all()):
+            check_array(X, estimator=self)  # raises the usual error, naming the column
         if not first:
             batch = merge_ranges((self.data_min_, self.data_max_, self.n_samples_seen_), batch)
         lo, hi, self.n_samples_seen_ = batch
