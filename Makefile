@@ -17,7 +17,7 @@ PY_MIN   := $(VENV_MIN)/bin/python
 BENCH_ENV := GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736
 PYTEST_WORKERS ?= 2
 
-.PHONY: demo test test-min ci-fresh bench bench-dask lint format clean docs docs-test
+.PHONY: demo test test-min ci-fresh bench bench-dask bench-first-call lint format clean docs docs-test
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,12 @@ bench: $(VENV)/.installed-dev
 # tries the harness on 1 % of the rows.
 bench-dask: $(VENV)/.installed-dev
 	$(BENCH_ENV) $(PY) -m benchmarks.run --slow $(BENCH_ARGS)
+
+# First fit and call of every registered estimator in fresh processes, with an empty Numba cache
+# (cold) and with the cache it filled (warm); 10-20 min, never part of `make bench` or `make test`.
+# Writes benchmarks/results_first_call.md; BENCH_ARGS="--filter SVC" runs some.
+bench-first-call: $(VENV)/.installed-dev
+	$(BENCH_ENV) $(PY) -m benchmarks.first_call $(BENCH_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check src tests benchmarks docs examples

@@ -22,6 +22,7 @@ from ._common import (
     resolve_entry,
     seed_estimator,
 )
+from ._compile_notice import compile_notice
 from ._listing import SEQUENCE_DATASETS
 from ._tasks import (
     as_labels,
@@ -340,7 +341,7 @@ def _fit_and_report(args, task, estimator, X, y, out, qid=None):
 def run_fit(args, out=sys.stdout, err=sys.stderr) -> int:
     entry, estimator, bunch, spec = _prepare(args, out, err)
     task = entry.task
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, compile_notice(err):
         warnings.simplefilter("always")
         (X_eval, y_eval), n_fitted = _fit_and_report(
             args, task, estimator, bunch["data"], bunch.get("target"), out, bunch["qid"]
@@ -462,7 +463,8 @@ def run_predict(args, out=sys.stdout, err=sys.stderr) -> int:
     if not os.path.isfile(args.data):
         raise CLIError(f"no such file: {args.data}")
     X = _prediction_input(args.data, meta)
-    header, rows, lines = _answers(estimator, X, meta)
+    with compile_notice(err):
+        header, rows, lines = _answers(estimator, X, meta)
     if args.out and args.out.lower().endswith(".csv"):
         with open(args.out, "w", newline="", encoding="utf-8") as fh:
             writer = csv.writer(fh)
