@@ -47,7 +47,7 @@ from ._kmeans_kernels import (
     J_EXPANDED,
     J_NONE,
     canonical_csr,
-    elkan_assign,
+    elkan_pass,
     lloyd_pass,
 )
 
@@ -290,54 +290,45 @@ def lloyd_iterations(sums, farthest, centres, max_iter, tol, labels=None):
     return LloydRun(st["J"], centres, n_iter, history, stop, st["W"], labels)
 
 
-def _inertia(X, w, centres, labels):
-    R = X - centres[labels]  # (n, d)
-    return float(np.einsum("ij,ij->i", R, R) @ w)
-
-
-def _elkan_bounds(centres):
-    """(½‖μ_j − μ_j'‖ (k, k), s_j = min_{j'≠j} ½‖μ_j − μ_j'‖ (k,))."""
-    half = 0.5 * euclidean_distances(centres, centres)
-    s = np.where(np.eye(len(centres), dtype=bool), np.inf, half).min(axis=1)
-    return half, s
-
-
 def elkan(X, w, centres, max_iter, tol):
     """Elkan's (2003) k-means: Lloyd's iterations with triangle-inequality bounds.
 
-    Same stopping rules and :class:`LloydRun` as :func:`lloyd_iterations`. After the centres
-    move by pⱼ = ‖μ_j⁽ᵗ⁺¹⁾ − μ_j⁽ᵗ⁾‖ the bounds stay valid as uᵢ += p_{c(i)},
-    l_{ij} = max(l_{ij} − pⱼ, 0).
+    Each iteration is one :func:`._kmeans_kernels.elkan_pass` (the assignment the bounds leave
+    open, the sums S, W of the M-step and J, in one parallel sweep over the rows), then the
+    M-step μ_j = S_j / W_j (:func:`update_centres`) and the shifts pⱼ = ‖μ_j⁽ᵗ⁺¹⁾ − μ_j⁽ᵗ⁾‖
+    that the next pass subtracts from the lower bounds, l_{ij} ← max(l_{ij} − pⱼ, 0).
+
+    Same stopping rules and :class:`LloydRun` as :func:`lloyd_iterations`: the labels of each
+    pass are the exact argmin at μ⁽ᵗ⁾, as Lloyd's (ties within rounding aside), so both stop
+    at the same pass. ``history`` holds J(μ⁽ᵗ⁾) = Σᵢ wᵢ‖xᵢ − μ⁽ᵗ⁾_{c(i)}‖² with every term a
+    direct distance (the pass computes uᵢ = ‖xᵢ − μ_{c(i)}‖ exactly for every row: one
+    distance per row, the other k − 1 are the ones the bounds skip), so its entries are the
+    inertia itself, where Lloyd's history uses the expanded form. The last entry is J at the
+    final centres, from one more pass (the labels of the final centres, as Lloyd's).
     """
     n, d = X.shape
     k = centres.shape[0]
     labels, labels_old = np.zeros(n, np.int32), np.full(n, -1, np.int32)
-    upper, lower = np.full(n, np.inf), np.zeros((n, k))
+    lower = np.zeros((n, k))  # l_{ij}: 0 bounds nothing, so the first pass is Elkan's start
+    p = np.zeros(k)
+    S, W = np.empty((k, d)), np.empty(k)
     history, strict, converged = [], False, False
     for _ in range(max_iter):
-        elkan_assign(X, centres, *_elkan_bounds(centres), labels, upper, lower)
-        history.append(_inertia(X, w, centres, labels))
-        W = np.bincount(labels, weights=w, minlength=k)
-        S = np.stack([np.bincount(labels, weights=w * X[:, f], minlength=k) for f in range(d)], 1)
+        history.append(elkan_pass(X, w, centres, p, labels, lower, S, W))  # J(μ⁽ᵗ⁾)
         new = _m_step(X, w, centres, labels, S, W)
         p = np.sqrt(((new - centres) ** 2).sum(axis=1))  # (k,)
-        upper += p[labels]
-        np.maximum(lower - p, 0.0, out=lower)
         centres = new
         strict = np.array_equal(labels, labels_old)
         converged = strict or float((p**2).sum()) <= tol
         if converged:
             break
         labels_old[:] = labels
-    if not strict:
-        elkan_assign(X, centres, *_elkan_bounds(centres), labels, upper, lower)
-    J = _inertia(X, w, centres, labels)
+    # the labels and J of the final centres (those of a strict stop do not change)
+    J = elkan_pass(X, w, centres, p, labels, lower, S, W)
     n_iter = len(history)
     history.append(J)
-    W = np.bincount(labels, weights=w, minlength=k)
-    return LloydRun(
-        J, centres, n_iter, history, "converged" if converged else "max_iter", W, labels
-    )
+    stop = "converged" if converged else "max_iter"
+    return LloydRun(J, centres, n_iter, history, stop, W, labels)
 
 
 # -- the data of a fit: every pass a reduction over row blocks --------------------------------
