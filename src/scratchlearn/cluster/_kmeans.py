@@ -81,17 +81,31 @@ def kmeans_plusplus(X, k, w, rng, n_local_trials=None):
     x_sq = row_sq_norms(X)
     idx = np.empty(k, dtype=np.intp)
     idx[0] = rng.choice(n, p=w / w.sum())
-    D2 = euclidean_distances(X[idx[:1]], X, Y_norm_squared=x_sq, squared=True)[0]  # (n,)
+    D2 = _squared_distances_to_rows(X, idx[:1], x_sq)[0]  # (n,)
     phi = D2 @ w
     for c in range(1, k):
         u = rng.uniform(size=L) * phi
         cand = np.minimum(np.searchsorted(np.cumsum(w * D2), u), n - 1)  # (L,)
-        D2_cand = euclidean_distances(X[cand], X, Y_norm_squared=x_sq, squared=True)  # (L, n)
+        D2_cand = _squared_distances_to_rows(X, cand, x_sq)  # (L, n)
         np.minimum(D2_cand, D2, out=D2_cand)
         phi_cand = D2_cand @ w  # (L,)
         best = int(np.argmin(phi_cand))
         idx[c], phi, D2 = cand[best], phi_cand[best], D2_cand[best]
     return idx
+
+
+def _squared_distances_to_rows(X, rows, x_sq):
+    """D²[l, i] = ‖x_{rows[l]} − xᵢ‖² = ‖x_r‖² − 2 x_r·xᵢ + ‖xᵢ‖², clipped at 0, shape (L, n).
+
+    One product C Xᵀ with the L candidate rows C, reading X where it lies (X was validated by
+    the fit; euclidean_distances would check it again and copy it into an augmented (n, d + 2)
+    matrix at every seed)."""
+    C = dense_rows(X[rows])  # (L, d)
+    G = (X @ C.T).T if sp.issparse(X) else C @ X.T  # (L, n)
+    D2 = np.multiply(G, -2.0, out=G)
+    D2 += x_sq[rows][:, None]
+    D2 += x_sq[None, :]
+    return np.maximum(D2, 0.0, out=D2)
 
 
 def _initial_centres(X, k, w, init, rng):
