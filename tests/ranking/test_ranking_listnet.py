@@ -7,7 +7,12 @@ from scratchlearn.exceptions import ConvergenceWarning
 from scratchlearn.linear_model import Ridge
 from scratchlearn.optim import check_gradient
 from scratchlearn.ranking import ListNet, PointwiseRanker, RankSVM, group_queries
-from scratchlearn.ranking._listnet import listnet_loss_grad, segment_log_softmax, top_one_targets
+from scratchlearn.ranking._listnet import (
+    listnet_hessian,
+    listnet_loss_grad,
+    segment_log_softmax,
+    top_one_targets,
+)
 from scratchlearn.ranking._showcase import load_modechoice_ranking, split_by_queries
 
 
@@ -55,6 +60,25 @@ def test_listnet_gradient_matches_finite_differences(target, modechoice):
     assert err < 1e-5
 
 
+@pytest.mark.parametrize("target", ["softmax", "normalized"])
+def test_listnet_hessian_matches_finite_differences_of_the_gradient(target, modechoice):
+    X, y, qid = modechoice
+    g = group_queries(qid)
+    Xs, starts = X[g.order], g.starts
+    T = top_one_targets(y[g.order], starts, target)
+    w = np.random.default_rng(0).normal(size=X.shape[1])
+    _, _, P = listnet_loss_grad(w, Xs, T, starts, 0.3, return_P=True)
+    H = listnet_hessian(Xs, P, starts, 0.3)
+    eps = 1e-5
+    E = eps * np.eye(len(w))
+    grad = lambda v: listnet_loss_grad(v, Xs, T, starts, 0.3)[1]  # noqa: E731
+    H_fd = np.column_stack([(grad(w + E[k]) - grad(w - E[k])) / (2 * eps) for k in range(len(w))])
+    # Central differences of ∇J: truncation c·ε² (measured c ≈ 0.35 from ε = 1e-4, where the
+    # error is 3.5e-9) and round-off ≈ ε_mach·‖∇J‖/ε ≈ 1e-11, together 6e-11 at ε = 1e-5; a
+    # wrong Hessian (a missing MᵀM term) is off by O(0.1) on entries of size ≈ 1.
+    np.testing.assert_allclose(H, H_fd, rtol=0, atol=1e-8)
+
+
 def test_segment_log_softmax_is_stable_and_matches_the_direct_formula():
     s = np.array([1000.0, 999.0, 998.0, -3.0, 2.0])
     starts = np.array([0, 3])
@@ -89,9 +113,27 @@ def test_listnet_fit_record_and_convergence(modechoice):
         est.coef_, X[g.order], top_one_targets(y[g.order], g.starts, "softmax"), g.starts, 1e-2
     )
     assert np.linalg.norm(grad) <= 1e-6
+    # Newton converges in 3 steps here (‖∇J‖: 0.17, 0.018, 9e-5, 5e-9): one step is too few
     with pytest.warns(ConvergenceWarning, match="ListNet stopped on 'max_iter'"):
-        short = ListNet(max_iter=3).fit(X, y, qid=qid)
+        short = ListNet(max_iter=1).fit(X, y, qid=qid)
+    assert short.n_iter_ == 1 and short.stop_reason_ == "max_iter"
+    with pytest.warns(ConvergenceWarning, match="ListNet stopped on 'max_iter'"):
+        short = ListNet(solver="gd", max_iter=3).fit(X, y, qid=qid)
     assert short.n_iter_ == 3 and short.stop_reason_ == "max_iter"
+
+
+@pytest.mark.parametrize("solver", ["newton", "gd"])
+def test_listnet_solvers_stop_at_the_minimum(solver, modechoice):
+    X, y, qid = modechoice
+    est = ListNet(solver=solver, alpha=1e-2, tol=1e-6).fit(X, y, qid=qid)
+    assert est.stop_reason_ == "grad_norm"
+    if solver == "newton":  # every accepted step satisfies Armijo: J decreases strictly
+        assert np.all(np.diff(est.history_["objective"]) < 0)  # (Nesterov's momentum need not)
+    # the gradient recomputed at coef_ is the one that stopped the run (same computation)
+    g = group_queries(qid)
+    T = top_one_targets(y[g.order], g.starts, "softmax")
+    _, grad = listnet_loss_grad(est.coef_, X[g.order], T, g.starts, 1e-2)
+    assert np.linalg.norm(grad) == est.history_["grad_norm"][-1] <= 1e-6
 
 
 def test_listnet_is_invariant_to_row_and_query_order_and_per_query_label_shifts(modechoice):

@@ -112,6 +112,26 @@ def test_linear_ranker_predict_reads_X_where_it_lies(est, modechoice):
     np.testing.assert_array_equal(scores, X_big @ est.coef_)
 
 
+def test_linear_ranker_predict_fast_path_checks_what_validation_checks(modechoice):
+    X, y, qid = modechoice
+    est = RankSVM(C=0.1, random_state=0).fit(X, y, qid=qid)
+    # a float64 ndarray skips the general conversions; a list and float32 take them
+    np.testing.assert_array_equal(est.predict(X), est.predict(X.tolist()))
+    X32 = X.astype(np.float32)
+    np.testing.assert_array_equal(est.predict(X32), X32.astype(np.float64) @ est.coef_)
+    bad = X.copy()
+    bad[3, 2] = np.nan
+    with pytest.raises(ValueError, match="Input X contains NaN in column 2"):
+        est.predict(bad)
+    bad[3, 2] = -np.inf
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        est.predict(bad)
+    with pytest.raises(ValueError, match="X has 7 features, but RankSVM is expecting 8"):
+        est.predict(X[:, :7])
+    with pytest.raises(ValueError, match="Found array with 0 sample"):
+        est.predict(X[:0])
+
+
 @pytest.mark.parametrize("m", [2, 3, 7])
 def test_upper_triangle_pair_index_matches_triu_indices(m):
     i, j = _upper_triangle_pairs(m, np.arange(m * (m - 1) // 2))

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy.optimize import minimize
+from scipy.optimize import linprog, minimize
 from sklearn.datasets import load_breast_cancer, load_iris
 
 from scratchlearn.datasets import load_student_pass, load_xor
@@ -56,9 +56,13 @@ def test_hard_margin_is_the_max_margin_qp():
     X, y = _iris_two_classes()
     s = 2.0 * y - 1
     A = s[:, None] * np.c_[X, np.ones(len(y))]  # constraint rows: A v >= 1
+    # SLSQP from v = 0 (infeasible) stopped on "Positive directional derivative for linesearch"
+    # on some machines: it starts from a feasible point, found by a linear program.
+    lp = linprog(np.zeros(3), A_ub=-A, b_ub=-np.ones(len(y)), bounds=[(None, None)] * 3)
+    assert lp.success
     qp = minimize(
         lambda v: 0.5 * v[:2] @ v[:2],
-        np.zeros(3),
+        lp.x,
         jac=lambda v: np.r_[v[:2], 0.0],
         constraints=[{"type": "ineq", "fun": lambda v: A @ v - 1, "jac": lambda v: A}],
         method="SLSQP",

@@ -28,7 +28,7 @@ FAMILY = Family(
         ),
         Entry(
             name="ListNet",
-            summary="top-one cross-entropy per query, by gradient descent",
+            summary="top-one cross-entropy per query, by Newton's method",
             check_params={"alpha": 0.1},
         ),
     ],
