@@ -303,11 +303,11 @@ def row(result: dict) -> str:
     )
 
 
-def _merge(new_rows: dict, order: list) -> list:
+def _merge(new_rows: dict, order: list, path=RESULTS) -> list:
     """A filtered run replaces its own rows of the existing table and keeps the others."""
     rows = {}
-    if os.path.exists(RESULTS):
-        with open(RESULTS, encoding="utf-8") as fh:
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
             for line in fh:
                 if line.startswith("| ") and not line.startswith("| estimator "):
                     rows[line.split("|")[1].strip()] = line.rstrip("\n")
@@ -344,7 +344,7 @@ def _machine() -> str:
     )
 
 
-def run_table(filter_text, jobs, verify) -> int:
+def run_table(filter_text, jobs, verify, out=RESULTS) -> int:
     from scratchlearn._registry import all_estimators
 
     names = [e.name for e in all_estimators()]
@@ -363,7 +363,7 @@ def run_table(filter_text, jobs, verify) -> int:
         for result in pool.map(lambda n: measure(n, verify), chosen):
             rows[result["name"]] = row(result)
             print(rows[result["name"]], flush=True)
-    lines = _merge(rows, names) if filter_text is not None else [rows[n] for n in chosen]
+    lines = _merge(rows, names, out) if filter_text is not None else [rows[n] for n in chosen]
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     preamble = PREAMBLE.format(
         stamp=stamp,
@@ -374,9 +374,9 @@ def run_table(filter_text, jobs, verify) -> int:
         warm=TARGET_WARM,
         imp=TARGET_IMPORT,
     )
-    with open(RESULTS, "w", encoding="utf-8") as fh:
+    with open(out, "w", encoding="utf-8") as fh:
         fh.write(preamble + HEADER + "\n" + RULE + "\n" + "\n".join(lines) + "\n")
-    print(f"\nwritten to {RESULTS}")
+    print(f"\nwritten to {out}")
     return 0
 
 
@@ -439,6 +439,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--kernels", metavar="NAME", help="compile profile of one estimator")
     parser.add_argument("--top", type=int, default=15, help="kernels listed by --kernels")
+    parser.add_argument("--out", default=RESULTS, help="table file (default results_first_call.md)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--child-kernels", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -450,7 +451,7 @@ def main(argv=None) -> int:
         return 0
     if args.kernels:
         return run_kernels(args.kernels, args.top)
-    return run_table(args.filter, max(1, args.jobs), args.verify_cold)
+    return run_table(args.filter, max(1, args.jobs), args.verify_cold, args.out)
 
 
 if __name__ == "__main__":
