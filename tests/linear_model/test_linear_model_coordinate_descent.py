@@ -241,7 +241,7 @@ def test_results_do_not_depend_on_the_thread_count():
     import numba
     from threadpoolctl import threadpool_limits
 
-    from scratchlearn.linear_model import _coordinate_descent as cd
+    from scratchlearn.linear_model import _cd_kernels as cd
 
     rng = np.random.default_rng(1)
     n = cd.PARALLEL_MIN_ROWS + 1234

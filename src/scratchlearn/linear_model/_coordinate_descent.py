@@ -100,26 +100,11 @@ import numpy as np
 from ..base import BaseEstimator, RegressorMixin
 from ..utils import Interval, StrOptions, check_random_state, check_sample_weight
 from ._base import LinearModel
-from ._cd_kernels import (
-    BLOCK,
-    PARALLEL_MIN_ROWS,
-    centred_fortran,
-    enet_coordinate_descent,
-    enet_primal_and_gap,
-    enet_working_set_descent,
-    weighted_means,
-)
 
 __all__ = [
     "Lasso",
     "ElasticNet",
-    "BLOCK",
-    "PARALLEL_MIN_ROWS",
-    "centred_fortran",
-    "enet_coordinate_descent",
-    "enet_primal_and_gap",
     "enet_subgradient_loss_grad",
-    "enet_working_set_descent",
     "WORKING_SET_MIN_FEATURES",
 ]
 
@@ -322,6 +307,16 @@ class ElasticNet(LinearModel, RegressorMixin, BaseEstimator):
         """Coordinate descent on each column of Y, on X and Y centred, scaled by √s′ and copied
         to column order in one pass. Returns W (k, d), b (k,), G/n (k,), sweeps, histories
         and whether every target met the gap criterion."""
+        # The compiled kernels are imported here: importing scratchlearn.linear_model (for a
+        # Ridge, a GLM) does not import Numba, about 0.3 s.
+        from ._cd_kernels import (
+            PARALLEL_MIN_ROWS,
+            centred_fortran,
+            enet_coordinate_descent,
+            enet_working_set_descent,
+            weighted_means,
+        )
+
         n, d = X.shape
         k = Y.shape[1]
         l1, l2 = n * self.alpha * self.l1_ratio, n * self.alpha * (1.0 - self.l1_ratio)
