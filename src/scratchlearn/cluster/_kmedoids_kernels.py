@@ -100,7 +100,9 @@ def removal_loss(near, dn, ds, k):
 @numba.njit(cache=True)
 def swap_deltas(DT, c, near, dn, ds, loss, delta):
     """ΔTD(i, c) for every position i into ``delta`` (module docstring): O(n + k)."""
-    delta[:] = loss
+    k = delta.shape[0]
+    for i in range(k):  # loops, not ``delta[:] = loss``: its shape check compiles string code
+        delta[i] = loss[i]
     shared = 0.0  # Σ_o min(d_oc − dn_o, 0)
     for o in range(DT.shape[0]):
         d_oc = DT[c, o]
@@ -109,7 +111,8 @@ def swap_deltas(DT, c, near, dn, ds, loss, delta):
             delta[near[o]] += dn[o] - ds[o]
         elif d_oc < ds[o]:
             delta[near[o]] += d_oc - ds[o]
-    delta += shared
+    for i in range(k):
+        delta[i] += shared
 
 
 @numba.njit(cache=True)
@@ -174,12 +177,20 @@ def fasterpam_pass(DT, M, is_medoid, near, second, dn, ds, start, since_swap, th
     n, k = DT.shape[0], M.shape[0]
     delta = np.empty(k)
     loss = removal_loss(near, dn, ds, k)
-    td = dn.sum()
+    td = 0.0
+    for o in range(n):  # Σ_o dn[o], in index order
+        td += dn[o]
     swaps, c = 0, start
     for _ in range(n):
         if not is_medoid[c]:
             swap_deltas(DT, c, near, dn, ds, loss, delta)
-            i = np.argmin(delta)
+            i = 0  # argmin: the first least entry (the first NaN, if any, as np.argmin)
+            for j in range(k):
+                if delta[j] != delta[j]:
+                    i = j
+                    break
+                if delta[j] < delta[i]:
+                    i = j
             if delta[i] < -thresh:
                 td = apply_swap(DT, M, is_medoid, i, c, near, second, dn, ds)
                 loss = removal_loss(near, dn, ds, k)
@@ -200,11 +211,15 @@ def build(DT, k):
     M = np.empty(k, dtype=np.int64)
     best, best_c = np.inf, -1
     for c in range(n):
-        s = DT[c].sum()
+        s = 0.0
+        for o in range(n):  # Σ_o d(x_o, x_c), in index order
+            s += DT[c, o]
         if s < best:
             best, best_c = s, c
     M[0] = best_c
-    dn = DT[best_c].copy()
+    dn = np.empty(n)
+    for o in range(n):
+        dn[o] = DT[best_c, o]
     chosen = np.zeros(n, dtype=np.bool_)
     chosen[best_c] = True
     for m in range(1, k):

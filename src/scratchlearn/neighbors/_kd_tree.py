@@ -118,9 +118,12 @@ class KDTree:
         self.metric = metric
         self.p = float(p) if fixed is None else fixed
         self._code = _code(self.p)
-        n_nodes = kern.count_nodes(data.shape[0], leaf_size)
-        tree = kern.build(data, leaf_size, n_nodes)
-        self._perm, self._start, self._end, self._left, self._lo, self._hi, self._first = tree
+        (n, d), n_nodes = data.shape, kern.count_nodes(data.shape[0], leaf_size)
+        self._perm = np.arange(n, dtype=np.intp)
+        self._start, self._end, self._left, self._first = np.empty((4, n_nodes), np.intp)
+        self._lo, self._hi = np.empty((n_nodes, d)), np.empty((n_nodes, d))
+        tree = (self._perm, self._start, self._end, self._left, self._lo, self._hi, self._first)
+        kern.build(data, leaf_size, *tree)
         self._X = np.ascontiguousarray(data[self._perm])  # rows in leaf order
 
     # ------------------------------------------------------------------------------------------
@@ -164,8 +167,11 @@ class KDTree:
                 f"k = {k} is larger than the number of training points ({n}) of this KDTree."
             )
         Q = self._check_queries(X)
-        tree = (*self._tree(), self._first, Q, int(k), self._code, self.p, bool(sort_results))
-        rho, ind = kern.query_knn(*tree)
+        m, n_nodes = Q.shape[0], self._start.shape[0]
+        rho, ind = np.empty((m, k)), np.empty((m, k), np.intp)
+        stack_t, stack_b = np.empty(n_nodes + 1, np.intp), np.empty(n_nodes + 1)
+        tree = (*self._tree(), self._first, Q, self._code, self.p, bool(sort_results))
+        kern.query_knn(*tree, rho, ind, stack_t, stack_b)
         if not return_distance:
             return ind
         return self._root(rho), ind
@@ -187,14 +193,16 @@ class KDTree:
         r_rho = self._reduced_radius(r, Q.shape[0])
         tree = (*self._tree(), Q, r_rho, self._code, self.p)
         none_j, none_rho = np.empty(0, np.intp), np.empty(0)
-        counts = kern.query_radius(*tree, none_j, none_j, none_rho)
+        counts = np.empty(Q.shape[0], np.intp)
+        stack = np.empty(self._start.shape[0] + 1, np.intp)
+        kern.query_radius(*tree, none_j, none_j, none_rho, counts, stack)
         if count_only:
             return counts
         offset = np.zeros(Q.shape[0] + 1, np.intp)
         np.cumsum(counts, out=offset[1:])
         out_j = np.empty(offset[-1], np.intp)
         out_rho = np.empty(offset[-1] if return_distance else 0)
-        kern.query_radius(*tree, offset, out_j, out_rho)
+        kern.query_radius(*tree, offset, out_j, out_rho, counts, stack)
         if sort_results:
             kern.sort_segments(offset, out_j, out_rho)
         ind = _split(out_j, offset)
