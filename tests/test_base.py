@@ -173,6 +173,20 @@ def test_library_imports_without_optional_dependencies():
     assert res.returncode == 0, res.stdout + res.stderr
 
 
+@pytest.mark.parametrize(
+    "family", ["linear_model", "naive_bayes", "preprocessing", "metrics", "model_selection"]
+)
+def test_families_without_loops_to_compile_leave_numba_unloaded(family):
+    """Importing a family whose fits need no compiled loop does not import Numba (0.3-0.5 s):
+    Lasso's and the pairwise distances' kernels are imported when they are first used."""
+    import subprocess
+    import sys
+
+    code = f"import sys, scratchlearn.{family}; sys.exit('numba' in sys.modules)"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, f"scratchlearn.{family} imported numba" + res.stderr
+
+
 def test_import_scratchlearn_leaves_scipy_and_numba_unloaded():
     """``import scratchlearn`` loads NumPy and its own small modules only (issue 24: at most
     0.3 s). SciPy's sparse and linalg modules took 0.4 s of it, Numba takes 0.5 s; both load
