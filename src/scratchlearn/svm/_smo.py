@@ -189,7 +189,8 @@ def smo_solve(
     Returns an :class:`SMOResult` whose decision function is ``Σ_t y_t α_t K(x_t, ·) − ρ``."""
     if kernel.kind not in KERNELS:
         raise ValueError(f"kernel kind must be one of {KERNELS}; got {kernel.kind!r}.")
-    X = np.ascontiguousarray(kernel.X, dtype=np.float64)
+    X = np.ascontiguousarray(kernel.X, dtype=np.float64).view()
+    X.flags.writeable = False  # a read-only view, whatever the caller's X: one signature
     y = np.where(np.asarray(y, dtype=np.float64) > 0, 1.0, -1.0)
     l = y.shape[0]
     p = np.ascontiguousarray(p, dtype=np.float64)
@@ -202,13 +203,24 @@ def smo_solve(
     if np.any(alpha0 < 0) or np.any(alpha0 > C):
         raise ValueError("alpha0 must lie in the box 0 <= alpha0 <= C.")
     kind = _k.KIND_CODES[kernel.kind]
-    sq = np.zeros(X.shape[0]) if kind == _k.PRECOMPUTED else _k.squared_norms(X)
-    kern = (X, sq, kind, float(kernel.gamma), float(kernel.coef0), int(kernel.degree))
+    m = X.shape[0]
+    # every array the loop writes is allocated here, fresh and writable (one signature of
+    # smo_loop whatever the caller passed; Numba's allocations compile slowly)
+    kern = (X, np.zeros(m), kind, float(kernel.gamma), float(kernel.coef0), int(kernel.degree))
+    alpha = np.array(alpha0, dtype=np.float64)
+    fl = (y, p.copy(), C.copy(), alpha, p.copy(), np.zeros(l), np.empty(l))
+    it = (index.copy(), np.arange(l, dtype=np.int64))
+    cache, scratch = _k.new_cache(_cache_rows(cache_size, m), m)
+    hist = (np.zeros(64), np.zeros(64), np.zeros(64))
     out = _k.smo_loop(
-        kern, index, y, p, C, np.ascontiguousarray(alpha0), float(tol), bool(shrinking),
-        _cache_rows(cache_size, X.shape[0]), int(max_iter), max(int(record_every), 1),
+        kern, fl, it, cache, scratch, hist, float(tol), bool(shrinking), int(max_iter),
+        max(int(record_every), 1),
     )  # fmt: skip
-    alpha, grad, rho, f, k, status, viol, h_it, h_v, h_f, n_eval, n_hit = out
+    rho, f, k, status, viol, (h_it, h_v, h_f) = out
+    perm = it[1]
+    alpha, grad = np.empty(l), np.empty(l)
+    alpha[perm], grad[perm] = fl[3], fl[4]  # back to the original order of the variables
+    n_eval, n_hit = cache[5][0], cache[5][1]
     return SMOResult(
         alpha=alpha,
         rho=float(rho),
@@ -217,7 +229,7 @@ def smo_solve(
         n_iter=int(k),
         status=STATUSES[status],
         max_violation=float(viol),
-        history_iter=h_it,
+        history_iter=h_it.astype(np.int64),
         history_violation=h_v,
         history_objective=h_f,
         n_kernel_evals=int(n_eval),

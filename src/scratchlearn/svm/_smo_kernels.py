@@ -19,6 +19,15 @@ entry is there), the current ``epoch`` (complete over the current active set), o
 epoch advances whenever the active set grows back to all l variables (shrinking only removes
 variables, so a row complete for an active set stays complete for its subsets); a complete row
 is served without looking at its entries.
+
+Compilation (what a first fit waits for, with an empty Numba cache). Every function Numba
+compiles on its own costs about half a second however small it is, so the helpers called from
+one place, or tiny, are ``inline="always"``: merged into their caller's IR, compiled with it,
+never on their own. ``kernel_row``, ``_select`` and ``_reconstruct`` are called from several
+places and stay separate (inlining them measured slower), as do ``_dot`` and
+``_exp_nonpositive``, whose fastmath flags must stay theirs. Every array is allocated by the
+caller (:func:`._smo.smo_solve`, :func:`new_cache`), fresh and writable, so that ``smo_loop``
+has a single signature and compiles none of Numba's allocators.
 """
 
 from __future__ import annotations
@@ -42,7 +51,7 @@ def _dot(X, r, s):
     return acc
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True, inline="always")
 def _entry(kern, r, s):
     """K(x_r, x_s): x·z, (γ x·z + r)^degree, exp(−γ‖x − z‖²) or tanh(γ x·z + r) (see
     :class:`._smo.KernelSpec`); RBF through ‖x_r‖² + ‖x_s‖² − 2 x_r·x_s, as LIBSVM."""
@@ -57,15 +66,6 @@ def _entry(kern, r, s):
     if kind == POLY:
         return (gamma * dot + coef0) ** degree
     return np.tanh(gamma * dot + coef0)
-
-
-@njit(cache=True, nogil=True)
-def squared_norms(X):
-    """‖x_r‖² by the same loop as the dot products, so that K_RBF(x, x) is exactly 1."""
-    sq = np.empty(X.shape[0])
-    for r in range(X.shape[0]):
-        sq[r] = _dot(X, r, r)
-    return sq
 
 
 _LN2_HI, _LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10  # fdlibm's split
@@ -107,14 +107,15 @@ def _exp_nonpositive(v, bits, c):
         v[q] *= bits[q]
 
 
-@njit(cache=True, nogil=True)
-def _fill(line, kern, r, idx, n):
+@njit(nogil=True, inline="always")
+def _fill(line, kern, r, idx, n, scratch):
     """Compute the missing (NaN) entries K(x_r, x_idx[t]), t < n; returns how many. RBF, the
     kernel that matters most for speed, gathers its missing entries, forms the exponents
-    −γ(‖x_r‖² + ‖x_s‖² − 2x_r·x_s) and exponentiates them in one vectorised pass."""
+    −γ(‖x_r‖² + ‖x_s‖² − 2x_r·x_s) and exponentiates them in one vectorised pass.
+    ``scratch = (where, v, bits)``, m entries each (a row has at most m missing entries)."""
     X, sq, kind, gamma, coef0, degree = kern
     if kind == RBF:
-        where = np.empty(n, dtype=np.int64)
+        where, v, bits = scratch
         count = np.int64(0)
         for t in range(n):
             s = idx[t]
@@ -122,7 +123,6 @@ def _fill(line, kern, r, idx, n):
                 line[s] = 0.0  # claimed: a repeated row index (SVR) is computed once
                 where[count] = s
                 count += 1
-        v, bits = np.empty(count), np.empty(count)
         for q in range(count):
             s = where[q]
             v[q] = -gamma * (sq[r] + sq[s] - 2.0 * _dot(X, r, s))
@@ -139,28 +139,24 @@ def _fill(line, kern, r, idx, n):
     return count
 
 
-@njit(cache=True, nogil=True)
 def new_cache(n_rows, m):
+    """The empty cache of ``n_rows`` rows of m entries and its scratch ``(where, v, bits)``,
+    allocated in Python (Numba's np.empty/np.full inside a kernel cost seconds to compile)."""
     data = np.empty((n_rows, m))
     slot_of = np.full(m, -1, dtype=np.int64)
     row_of = np.full(n_rows, -1, dtype=np.int64)
     last = np.full(n_rows, -1, dtype=np.int64)
     valid = np.full(n_rows, -1, dtype=np.int64)
     stats = np.zeros(4, dtype=np.int64)
-    return data, slot_of, row_of, last, valid, stats
+    scratch = (np.empty(m, dtype=np.int64), np.empty(m), np.empty(m))
+    return (data, slot_of, row_of, last, valid, stats), scratch
 
 
 FULL = np.iinfo(np.int64).max
 
 
 @njit(cache=True, nogil=True)
-def new_epoch(cache):
-    """The active set has grown back to all variables: rows complete for it are stale."""
-    cache[5][3] += 1
-
-
-@njit(cache=True, nogil=True)
-def kernel_row(kern, cache, r, idx, n):
+def kernel_row(kern, cache, scratch, r, idx, n):
     """The cached row of data row r with the entries of variables ``0..n−1`` filled.
 
     A miss takes the least recently used slot (LRU by a clock stamp; the scan over the slots
@@ -174,20 +170,24 @@ def kernel_row(kern, cache, r, idx, n):
         if valid[slot] == FULL or (valid[slot] == stats[3] and n < idx.shape[0]):
             return data[slot]
     else:
-        slot = np.argmin(last)
+        slot = np.int64(0)  # argmin of last, the first one on ties (a loop compiles faster)
+        for q in range(1, last.shape[0]):
+            if last[q] < last[slot]:
+                slot = q
         if row_of[slot] >= 0:
             slot_of[row_of[slot]] = -1
         row_of[slot] = r
         slot_of[r] = slot
-        data[slot, :] = np.nan
+        for q in range(data.shape[1]):
+            data[slot, q] = np.nan
     last[slot] = stats[2]
     line = data[slot]
-    stats[0] += _fill(line, kern, r, idx, n)
+    stats[0] += _fill(line, kern, r, idx, n, scratch)
     valid[slot] = FULL if n == idx.shape[0] else stats[3]
     return line
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True, inline="always")
 def _swap(arrays_f, arrays_i, a, b):
     for A in arrays_f:
         A[a], A[b] = A[b], A[a]
@@ -196,7 +196,7 @@ def _swap(arrays_f, arrays_i, a, b):
 
 
 @njit(cache=True, nogil=True)
-def _select(n, y, G, alpha, C, QD, kern, cache, idx):
+def _select(n, y, G, alpha, C, QD, kern, cache, scratch, idx):
     """WSS 2: i maximises −y_t G_t over I_up; j minimises −b²/a over the t in I_low with
     b = m − (−y_t G_t) > 0, a = K_ii + K_jj − 2K_ij (τ when a ≤ 0). Returns (i, j, m − M);
     j = −1 when no pair gives descent."""
@@ -210,7 +210,7 @@ def _select(n, y, G, alpha, C, QD, kern, cache, idx):
     Gmax2, j, best = -np.inf, -1, np.inf
     if i < 0:
         return i, j, Gmax + Gmax2
-    Ki = kernel_row(kern, cache, idx[i], idx, n)
+    Ki = kernel_row(kern, cache, scratch, idx[i], idx, n)
     for t in range(n):
         if y[t] > 0:
             if alpha[t] <= 0:
@@ -230,7 +230,7 @@ def _select(n, y, G, alpha, C, QD, kern, cache, idx):
     return i, j, Gmax + Gmax2
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True, inline="always")
 def _pair_step(i, j, y, C, alpha, G, QD, Kij):
     """New (α_i, α_j): the two-variable subproblem minimised exactly and clipped to the box,
     as LIBSVM's Solver::Solve (a ≤ 0 is replaced by τ)."""
@@ -271,7 +271,7 @@ def _pair_step(i, j, y, C, alpha, G, QD, Kij):
     return ai, aj
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True, inline="always")
 def _add_row(G, coef, y, yr, Kr, idx, lo, hi):
     """G_t += coef · y_t y_r K(x_r, x_t) for t in lo..hi−1."""
     c = coef * yr
@@ -279,7 +279,7 @@ def _add_row(G, coef, y, yr, Kr, idx, lo, hi):
         G[t] += c * y[t] * Kr[idx[t]]
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True, inline="always")
 def _add_rows(G, ci, Ki, cj, Kj, y, idx, n):
     """G_t += Q_ti Δα_i + Q_tj Δα_j over the active set (ci = y_i Δα_i, cj = y_j Δα_j)."""
     for t in range(n):
@@ -287,22 +287,21 @@ def _add_rows(G, ci, Ki, cj, Kj, y, idx, n):
         G[t] += y[t] * (ci * Ki[s] + cj * Kj[s])
 
 
-@njit(cache=True, nogil=True)
-def _init_gradient(y, p, C, alpha, kern, cache, idx):
-    """G = Qα + p and Ḡ = Σ_{α_s = C_s} C_s Q_{·s} for a (feasible) starting α."""
+@njit(nogil=True, inline="always")
+def _init_gradient(y, C, alpha, G, G_bar, kern, cache, scratch, idx):
+    """G = Qα + p and Ḡ = Σ_{α_s = C_s} C_s Q_{·s} for a (feasible) starting α, in place from
+    G = p and Ḡ = 0."""
     l = y.shape[0]
-    G, G_bar = p.copy(), np.zeros(l)
     for s in range(l):
         if alpha[s] > 0:
-            Ks = kernel_row(kern, cache, idx[s], idx, l)
+            Ks = kernel_row(kern, cache, scratch, idx[s], idx, l)
             _add_row(G, alpha[s], y, y[s], Ks, idx, np.int64(0), l)
             if alpha[s] >= C[s]:
                 _add_row(G_bar, C[s], y, y[s], Ks, idx, np.int64(0), l)
-    return G, G_bar
 
 
 @njit(cache=True, nogil=True)
-def _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx):
+def _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx):
     """Gradient of the shrunk variables n..l−1: G_t = Ḡ_t + p_t + Σ_{free s} α_s Q_ts."""
     l = y.shape[0]
     if n == l:
@@ -311,11 +310,11 @@ def _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx):
         G[t] = G_bar[t] + p[t]
     for s in range(n):
         if 0 < alpha[s] < C[s]:
-            Ks = kernel_row(kern, cache, idx[s], idx, l)
+            Ks = kernel_row(kern, cache, scratch, idx[s], idx, l)
             _add_row(G, alpha[s], y, y[s], Ks, idx, n, l)
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True, inline="always")
 def _be_shrunk(t, y, G, alpha, C, Gmax1, Gmax2):
     if alpha[t] >= C[t]:
         return -G[t] > (Gmax1 if y[t] > 0 else Gmax2)
@@ -324,8 +323,8 @@ def _be_shrunk(t, y, G, alpha, C, Gmax1, Gmax2):
     return False
 
 
-@njit(cache=True, nogil=True)
-def _shrink(n, unshrink, tol, fl, it, kern, cache):
+@njit(nogil=True, inline="always")
+def _shrink(n, unshrink, tol, fl, it, kern, cache, scratch):
     """LIBSVM's do_shrinking: drop bound variables that the current extreme violations say
     will stay at their bound; once m − M ≤ 10 tol, reconstruct and restart from all l."""
     y, p, C, alpha, G, G_bar, QD = fl
@@ -345,9 +344,9 @@ def _shrink(n, unshrink, tol, fl, it, kern, cache):
                 Gmax1 = max(Gmax1, G[t])
     if not unshrink and Gmax1 + Gmax2 <= 10.0 * tol:
         unshrink = True
-        _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx)
+        _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
         n = y.shape[0]
-        new_epoch(cache)
+        cache[5][3] += 1  # new epoch: rows complete for the old active set are stale
     t = np.int64(0)
     while t < n:
         if _be_shrunk(t, y, G, alpha, C, Gmax1, Gmax2):
@@ -361,7 +360,7 @@ def _shrink(n, unshrink, tol, fl, it, kern, cache):
     return n, unshrink
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True, inline="always")
 def _rho(y, G, alpha, C):
     """LIBSVM's ρ: the mean of y_t G_t over free variables, else the midpoint of its bounds."""
     ub, lb, total, n_free = np.inf, -np.inf, 0.0, 0
@@ -383,7 +382,7 @@ def _rho(y, G, alpha, C):
     return total / n_free if n_free > 0 else 0.5 * (ub + lb)
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True, inline="always")
 def _far_from_separable(n, p, alpha, G, R):
     """For C = inf everywhere: True when the iterate proves that any primal solution has
     ‖w*‖ R > 2/δ (classification: the classes' hulls are closer than δR), by
@@ -398,38 +397,45 @@ def _far_from_separable(n, p, alpha, G, R):
 @njit(cache=True, nogil=True)
 def _grow(h, k):
     """h, or h copied into an array twice as long when entry k does not fit (an element loop:
-    a slice assignment would compile Numba's shape-mismatch error message, seconds of work)."""
+    a slice assignment would compile Numba's shape-mismatch error message, seconds of work).
+    Float64 only (the iteration counts too, exact below 2⁵³): one signature to compile."""
     if k < h.shape[0]:
         return h
-    out = np.empty(2 * h.shape[0], dtype=h.dtype)
+    out = np.empty(2 * h.shape[0])
     for q in range(h.shape[0]):
         out[q] = h[q]
     return out
 
 
 @njit(cache=True, nogil=True)
-def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_iter, record_every):
-    """Solve the SMO dual (see _smo.smo_solve); returns a tuple of arrays and scalars in the
-    original variable order."""
-    l = y0.shape[0]
-    y, p, C, alpha = y0.copy(), p0.copy(), C0.copy(), alpha0.copy()
-    idx, perm = idx0.copy(), np.empty(l, dtype=np.int64)
-    cache = new_cache(cache_rows, kern[1].shape[0])
-    QD = np.empty(l)
+def smo_loop(kern, fl, it, cache, scratch, hist, tol, shrinking, max_iter, record_every):
+    """Solve the SMO dual (see _smo.smo_solve) in place, from arrays the caller allocates.
+
+    ``kern = (X, sq, ...)`` with ``sq`` to be filled with ‖x_r‖²; ``fl = (y, p, C, α, G, Ḡ,
+    QD)`` with α the feasible start, G = p, Ḡ = 0, QD anything; ``it = (idx, perm)`` with
+    perm = 0..l−1; ``cache, scratch`` from :func:`new_cache`; ``hist`` three float64 arrays
+    of any positive length for the record. The variables are left permuted (variable t
+    is the caller's ``perm[t]``); returns ``(ρ, f, k, status, m − M, (iterations,
+    violations, objectives))``."""
+    y, p, C, alpha, G, G_bar, QD = fl
+    idx, perm = it
+    l = y.shape[0]
+    X, sq, kind = kern[0], kern[1], kern[2]
+    if kind != PRECOMPUTED:
+        for r in range(X.shape[0]):  # by the dot products' loop, so that K_RBF(x, x) is 1
+            sq[r] = _dot(X, r, r)
     all_inf = True
-    QD_max = 0.0  # max(max_t Q_tt, 0); element loops compile faster than np.arange, QD.max()
+    QD_max = 0.0  # max(max_t Q_tt, 0); element loops compile faster than QD.max()
     for t in range(l):
-        perm[t] = t
         QD[t] = _entry(kern, idx[t], idx[t])
         QD_max = max(QD_max, QD[t])
         all_inf = all_inf and np.isinf(C[t])
     R = np.sqrt(QD_max)
-    G, G_bar = _init_gradient(y, p, C, alpha, kern, cache, idx)
-    fl, it = (y, p, C, alpha, G, G_bar, QD), (idx, perm)
+    _init_gradient(y, C, alpha, G, G_bar, kern, cache, scratch, idx)
     f = 0.0
     for t in range(l):
         f += 0.5 * alpha[t] * (G[t] + p[t])
-    h_it, h_v, h_f = np.zeros(64, np.int64), np.zeros(64), np.zeros(64)
+    h_it, h_v, h_f = hist
     # np.int64 / np.bool_ rather than literals: a literal argument makes Numba compile a
     # second specialisation of each callee that receives it
     n_rec, n, unshrink, status, k = np.int64(0), l, np.bool_(False), MAX_ITER, np.int64(0)
@@ -440,16 +446,16 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
         if counter == 0:
             counter = min(l, 1000)
             if shrinking:
-                n, unshrink = _shrink(n, unshrink, tol, fl, it, kern, cache)
+                n, unshrink = _shrink(n, unshrink, tol, fl, it, kern, cache, scratch)
             if all_inf and _far_from_separable(n, p, alpha, G, R):
                 status = UNBOUNDED
                 break
-        i, j, violation = _select(n, y, G, alpha, C, QD, kern, cache, idx)
+        i, j, violation = _select(n, y, G, alpha, C, QD, kern, cache, scratch, idx)
         if violation < tol or j < 0:
-            _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx)
+            _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
             n = l
-            new_epoch(cache)
-            i, j, violation = _select(n, y, G, alpha, C, QD, kern, cache, idx)
+            cache[5][3] += 1  # new epoch: rows complete for the old active set are stale
+            i, j, violation = _select(n, y, G, alpha, C, QD, kern, cache, scratch, idx)
             if violation < tol or j < 0:
                 status = CONVERGED
                 break
@@ -459,8 +465,8 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
             h_it[n_rec], h_v[n_rec], h_f[n_rec] = k, violation, f
             n_rec += 1
         k += 1
-        Ki = kernel_row(kern, cache, idx[i], idx, n)
-        Kj = kernel_row(kern, cache, idx[j], idx, n)
+        Ki = kernel_row(kern, cache, scratch, idx[i], idx, n)
+        Kj = kernel_row(kern, cache, scratch, idx[j], idx, n)
         Kij = Ki[idx[j]]
         if y[i] != y[j] and QD[i] + QD[j] - 2.0 * Kij <= 0 and np.isinf(C[i]) and np.isinf(C[j]):
             status = UNBOUNDED  # f decreases linearly along e_i + e_j without bound
@@ -475,12 +481,12 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
         _add_rows(G, dai * y[i], Ki, daj * y[j], Kj, y, idx, n)
         for s, was_up in ((i, up_i), (j, up_j)):
             if was_up != (alpha[s] >= C[s]):
-                Ks = kernel_row(kern, cache, idx[s], idx, l)
+                Ks = kernel_row(kern, cache, scratch, idx[s], idx, l)
                 _add_row(G_bar, -C[s] if was_up else C[s], y, y[s], Ks, idx, np.int64(0), l)
     if status != CONVERGED:
-        _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, idx)
+        _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
         n = l
-        violation = _select(n, y, G, alpha, C, QD, kern, cache, idx)[2]
+        violation = _select(n, y, G, alpha, C, QD, kern, cache, scratch, idx)[2]
     f = 0.0
     for t in range(l):
         f += 0.5 * alpha[t] * (G[t] + p[t])
@@ -488,22 +494,4 @@ def smo_loop(kern, idx0, y0, p0, C0, alpha0, tol, shrinking, cache_rows, max_ite
     h_it[n_rec], h_v[n_rec], h_f[n_rec] = k, violation, f
     n_rec += 1
     rho = _rho(y, G, alpha, C)
-    alpha_out, G_out = np.empty(l), np.empty(l)
-    for t in range(l):  # back to the original order (a loop compiles faster than alpha[perm])
-        alpha_out[perm[t]] = alpha[t]
-        G_out[perm[t]] = G[t]
-    stats = cache[5]
-    return (
-        alpha_out,
-        G_out,
-        rho,
-        f,
-        k,
-        status,
-        violation,
-        h_it[:n_rec],
-        h_v[:n_rec],
-        h_f[:n_rec],
-        stats[0],
-        stats[1],
-    )
+    return rho, f, k, status, violation, (h_it[:n_rec], h_v[:n_rec], h_f[:n_rec])
