@@ -1,4 +1,4 @@
-"""Compiled kernels of k-means: one Lloyd pass and one Elkan iteration (both parallel).
+"""Compiled kernels of k-means: one Lloyd pass and one Elkan iteration (both threaded).
 
 Symbols: ``X`` (n, d) the (centred) data, ``w`` (n,) sample weights, ``C`` (k, d) the centres
 μ₁..μ_k, ``labels`` (n,) the assignment c(i).
@@ -9,11 +9,13 @@ the rows::
     c(i) = argmin_j ‖xᵢ − μ_j‖² = argmin_j (‖μ_j‖² − 2 xᵢ·μ_j)       (‖xᵢ‖² is common to all j)
     S_j = Σ_{c(i)=j} wᵢ xᵢ,   W_j = Σ_{c(i)=j} wᵢ,   J = Σᵢ wᵢ ‖xᵢ − μ_{c(i)}‖²
 
-The rows are cut into chunks of 256; each thread (``prange``) takes a contiguous run of chunks
-and accumulates its own partial S, W, J, reduced at the end in thread order, so a fit is
+The rows are cut into chunks of 256; each thread takes a contiguous run of chunks and
+accumulates its own partial S, W, J, added at the end in thread order, so a fit is
 deterministic for a given thread count. Per chunk the inner products xᵢ·μ_j come from one small
-matrix product (k, d) @ (d, 256) (BLAS; measured 1.4 times faster than (256, d) @ (d, k) for
-k = 8, whose narrow output OpenBLAS handles poorly). J is computed one of three ways (``j_mode``):
+matrix product (256, d) @ (d, k) (BLAS; measured 1.25 times faster than (k, d) @ (d, 256) for
+k = 8 and d = 20 with OpenBLAS on one thread, and the same bits: both sum over the d features
+in order; the argmin then reads each row's k products contiguously). J is computed one of
+three ways (``j_mode``):
 
 * ``J_NONE``: not at all (``predict`` needs only the labels);
 * ``J_EXPANDED``: ‖xᵢ‖² + min_j(‖μ_j‖² − 2xᵢ·μ_j), free once ‖xᵢ‖² is known (``x_sq``); each
@@ -21,7 +23,7 @@ k = 8, whose narrow output OpenBLAS handles poorly). J is computed one of three 
   history of the centred data, not the reported inertia;
 * ``J_DIRECT``: Σ_f (x_if − μ_f)², no cancellation: the reported ``inertia_`` and ``score``.
 
-A CSR ``X`` (SciPy sparse) goes to :func:`_lloyd_pass_csr`, the same pass over the stored
+A CSR ``X`` (SciPy sparse) goes to :func:`_lloyd_rows_csr`, the same pass over the stored
 entries only: xᵢ·μ_j = Σ_{f stored} x_if μ_jf (O(nnzᵢ·k) per row, no dense copy), the same
 argmin of ‖μ_j‖² − 2xᵢ·μ_j, and J_DIRECT in the form that needs only the stored entries,
 
@@ -45,6 +47,8 @@ centres than a bound carried from the last pass (measured: a fit as fast or fast
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numba
 import numpy as np
 import scipy.sparse as sp
@@ -67,31 +71,113 @@ def lloyd_pass(
 
     Rows are split over ``n_threads`` threads, by default Numba's current thread count (read
     here: reading it inside compiled code would stop the kernel from being cached). No more
-    threads are launched than there are chunks of rows: a parallel region wakes every thread
-    it is given, which on a busy machine can cost more than a small pass (measured: 100 ms
-    against 20 µs for 150 rows on 2 shared cores). Dask blocks pass 1 (the cluster's threads
-    already run one block each).
+    threads are launched than there are chunks of rows: waking a thread can cost more than a
+    small pass on a busy machine (measured: 100 ms against 20 µs for 150 rows on 2 shared
+    cores). Dask blocks pass 1 (the cluster's threads already run one block each).
+
+    Thread t takes the contiguous run of chunks t·⌈m/T⌉ .. (t+1)·⌈m/T⌉ − 1 (m chunks) and the
+    serial kernel :func:`_lloyd_rows` (which releases the GIL) adds its S, W, J into its own
+    slot; the slots are then added in thread order, so the result depends on T only, not on
+    which thread finishes first. (Python threads rather than a ``prange``: a parallel kernel
+    compiles in seconds, this serial one in a fraction of that.)
     """
     C = np.ascontiguousarray(C, dtype=np.float64)
-    x_sq = np.empty(0) if x_sq is None else x_sq
+    x_sq = _EMPTY if x_sq is None else x_sq
     sparse = sp.issparse(X)
     if sparse and x_shift is not None:
         raise ValueError("lloyd_pass does not centre sparse rows (x_shift must be None).")
-    x_shift = np.empty(0) if x_shift is None else np.asarray(x_shift, dtype=np.float64)
-    T = _thread_count(X.shape[0], n_threads)
-    current = numba.get_num_threads()
-    if T != current:
-        numba.set_num_threads(T)
-    try:
-        if sparse:
-            X = canonical_csr(X)
-            return _lloyd_pass_csr(
-                X.data, X.indices, X.indptr, w, C, labels, S, W, bool(update), int(j_mode), x_sq, T
+    x_shift = _EMPTY if x_shift is None else np.asarray(x_shift, dtype=np.float64)
+    n, (k, d) = X.shape[0], C.shape
+    T = _thread_count(n, n_threads)
+    S_t, W_t, J_t = np.empty((T, k, d)), np.empty((T, k)), np.empty(T)
+    update, j_mode = bool(update), int(j_mode)
+    if sparse:
+        X = canonical_csr(X)
+        per_thread = (n + T - 1) // T
+
+        def run(t):
+            _lloyd_rows_csr(
+                X.data,
+                X.indices,
+                X.indptr,
+                w,
+                C,
+                np.empty(k),
+                np.empty(k),
+                labels,
+                S_t[t],
+                W_t[t],
+                J_t[t:],
+                t * per_thread,
+                min(n, (t + 1) * per_thread),
+                update,
+                j_mode,
+                x_sq,
             )
-        return _lloyd_pass(X, w, C, labels, S, W, bool(update), int(j_mode), x_sq, x_shift, T)
-    finally:
-        if T != current:
-            numba.set_num_threads(current)
+    else:
+        n_chunks = (n + CHUNK - 1) // CHUNK
+        per_thread = (n_chunks + T - 1) // T
+
+        def run(t):
+            G = np.empty((CHUNK, k))  # Gᵣⱼ = x_r·μ_j, this thread's buffer
+            Xb = np.empty((CHUNK if x_shift.size else 0, d))  # this thread's centred rows
+            _lloyd_rows(
+                X,
+                w,
+                C,
+                np.empty(k),
+                labels,
+                S_t[t],
+                W_t[t],
+                J_t[t:],
+                G,
+                Xb,
+                t * per_thread,
+                min(n_chunks, (t + 1) * per_thread),
+                update,
+                j_mode,
+                x_sq,
+                x_shift,
+            )
+
+    _run_threads(run, T)
+    return _merge(S_t, W_t, J_t, S, W, update)
+
+
+def _run_threads(run, T):
+    """run(0), …, run(T − 1), on T threads when T > 1 (the kernels release the GIL)."""
+    if T == 1:
+        run(0)
+    else:
+        list(_executor(T).map(run, range(T)))  # list(): re-raises a thread's error
+
+
+def _merge(S_t, W_t, J_t, S, W, update):
+    """S = Σ_t S_t, W = Σ_t W_t (when ``update``) and J = Σ_t J_t, each added in thread order
+    from 0.0, as the former parallel kernels reduced them: the result depends on T only."""
+    if update:
+        S[...] = 0.0
+        W[...] = 0.0
+        for t in range(len(J_t)):
+            S += S_t[t]
+            W += W_t[t]
+    J = 0.0
+    for t in range(len(J_t)):
+        J += float(J_t[t])
+    return J
+
+
+_EMPTY = np.empty(0)
+_POOL: list = []  # [executor, its thread count], made on the first pass with T > 1
+
+
+def _executor(T):
+    """A pool of T threads kept between passes (a fit makes hundreds of passes)."""
+    if not _POOL or _POOL[1] < T:
+        if _POOL:
+            _POOL[0].shutdown(wait=False)
+        _POOL[:] = [ThreadPoolExecutor(max_workers=T, thread_name_prefix="lloyd"), T]
+    return _POOL[0]
 
 
 def _thread_count(n, n_threads):
@@ -102,89 +188,65 @@ def _thread_count(n, n_threads):
     return max(1, min(T, (n + CHUNK - 1) // CHUNK))
 
 
-@numba.njit(parallel=True, cache=True)
-def _lloyd_pass(X, w, C, labels, S, W, update, j_mode, x_sq, x_shift, T):  # pragma: no cover
+@numba.njit(nogil=True, cache=True)
+def _lloyd_rows(
+    X, w, C, c_sq, labels, S, W, J, G, Xb, first, stop, update, j_mode, x_sq, x_shift
+):  # pragma: no cover - compiled
+    """The chunks ``first`` .. ``stop`` − 1 of :func:`lloyd_pass`, serial: S (k, d), W (k,),
+    J[0] are this thread's sums (overwritten); c_sq (k,) receives ‖μ_j‖², G (256, k) the inner
+    products of a chunk, Xb (256, d) its centred rows when ``x_shift`` is given."""
     n, d = X.shape
     shifted, have_sq = x_shift.size > 0, x_sq.size > 0
     k = C.shape[0]
-    c_sq = np.empty(k)  # np.empty and loops: see _elkan_pass
+    # loops, not np.zeros or array expressions: each of those is a Numba implementation to
+    # compile on a first call
+    for j in range(k):
+        W[j] = 0.0
+        for f in range(d):
+            S[j, f] = 0.0
     for j in range(k):
         c_sq[j] = 0.0
         for f in range(d):
             c_sq[j] += C[j, f] * C[j, f]
-    n_chunks = (n + CHUNK - 1) // CHUNK
-    per_thread = (n_chunks + T - 1) // T
-    S_t = np.empty((T, k, d))
-    W_t = np.empty((T, k))
-    J_t = np.empty(T)
-    for t in numba.prange(T):
-        S_loc, W_loc, J_loc = np.empty((k, d)), np.empty(k), 0.0
-        for j in range(k):
-            W_loc[j] = 0.0
-            for f in range(d):
-                S_loc[j, f] = 0.0
-        G = np.empty((k, CHUNK))  # (k, chunk): Gⱼᵣ = μ_j·x_r, this thread's buffer
-        Xb = np.empty((CHUNK if shifted else 0, d))  # this thread's centred rows
-        for chunk in range(t * per_thread, min(n_chunks, (t + 1) * per_thread)):
-            a, b = chunk * CHUNK, min(n, (chunk + 1) * CHUNK)
-            if shifted:
-                for r in range(b - a):
-                    for f in range(d):
-                        Xb[r, f] = X[a + r, f] - x_shift[f]
-                xs = Xb[: b - a]
-            else:
-                xs = X[a:b]
-            if b - a == CHUNK:
-                np.dot(C, xs.T, G)  # C Xᵀ: BLAS is faster with the long side last
-            else:
-                G = C @ xs.T  # the last, shorter chunk
+    J_loc = 0.0
+    for chunk in range(first, stop):
+        a, b = chunk * CHUNK, min(n, (chunk + 1) * CHUNK)
+        if shifted:
             for r in range(b - a):
-                i = a + r
-                c = 0
-                best = c_sq[0] - 2.0 * G[0, r]
-                for j in range(1, k):
-                    dist = c_sq[j] - 2.0 * G[j, r]
-                    if dist < best:
-                        best, c = dist, j
-                labels[i] = c
-                if j_mode == 1:  # J_EXPANDED
-                    if have_sq:
-                        sq = x_sq[i]
-                    else:
-                        sq = 0.0
-                        for f in range(d):
-                            sq += xs[r, f] * xs[r, f]
-                    J_loc += w[i] * max(sq + best, 0.0)
-                elif j_mode == 2:  # J_DIRECT
-                    r2 = 0.0
-                    for f in range(d):
-                        diff = xs[r, f] - C[c, f]
-                        r2 += diff * diff
-                    J_loc += w[i] * r2
-                if update:
-                    W_loc[c] += w[i]
-                    for f in range(d):
-                        S_loc[c, f] += w[i] * xs[r, f]
-        # element by element: a whole-array assignment compiles Numba's shape checks and their
-        # error messages, seconds of a first call for nothing
-        for j in range(k):
-            W_t[t, j] = W_loc[j]
-            for f in range(d):
-                S_t[t, j, f] = S_loc[j, f]
-        J_t[t] = J_loc
-    if update:
-        for j in range(k):
-            W[j] = 0.0
-            for f in range(d):
-                S[j, f] = 0.0
-            for t in range(T):
-                W[j] += W_t[t, j]
                 for f in range(d):
-                    S[j, f] += S_t[t, j, f]
-    J = 0.0
-    for t in range(T):
-        J += J_t[t]
-    return J
+                    Xb[r, f] = X[a + r, f] - x_shift[f]
+            xs = Xb[: b - a]
+        else:
+            xs = X[a:b]
+        np.dot(xs, C.T, G[: b - a])  # Gᵣⱼ = x_r·μ_j
+        for r in range(b - a):
+            i = a + r
+            c = 0
+            best = c_sq[0] - 2.0 * G[r, 0]
+            for j in range(1, k):
+                dist = c_sq[j] - 2.0 * G[r, j]
+                if dist < best:
+                    best, c = dist, j
+            labels[i] = c
+            if j_mode == 1:  # J_EXPANDED
+                if have_sq:
+                    sq = x_sq[i]
+                else:
+                    sq = 0.0
+                    for f in range(d):
+                        sq += xs[r, f] * xs[r, f]
+                J_loc += w[i] * max(sq + best, 0.0)
+            elif j_mode == 2:  # J_DIRECT
+                r2 = 0.0
+                for f in range(d):
+                    diff = xs[r, f] - C[c, f]
+                    r2 += diff * diff
+                J_loc += w[i] * r2
+            if update:
+                W[c] += w[i]
+                for f in range(d):
+                    S[c, f] += w[i] * xs[r, f]
+    J[0] = J_loc
 
 
 def canonical_csr(X):
@@ -197,83 +259,58 @@ def canonical_csr(X):
     return X
 
 
-@numba.njit(parallel=True, cache=True)
-def _lloyd_pass_csr(
-    data, indices, indptr, w, C, labels, S, W, update, j_mode, x_sq, T
+@numba.njit(nogil=True, cache=True)
+def _lloyd_rows_csr(
+    data, indices, indptr, w, C, c_sq, g, labels, S, W, J, first, stop, update, j_mode, x_sq
 ):  # pragma: no cover - compiled
-    """:func:`_lloyd_pass` for a CSR X (``data``, ``indices``, ``indptr``), rows not shifted."""
-    n, k, d = indptr.shape[0] - 1, C.shape[0], C.shape[1]
+    """:func:`_lloyd_rows` for the rows ``first`` .. ``stop`` − 1 of a CSR X (``data``,
+    ``indices``, ``indptr``), rows not shifted; g (k,) receives gⱼ = xᵢ·μ_j."""
+    k, d = C.shape[0], C.shape[1]
     have_sq = x_sq.size > 0
-    c_sq = np.empty(k)  # np.empty and loops: see _elkan_pass
     for j in range(k):
         c_sq[j] = 0.0
         for f in range(d):
             c_sq[j] += C[j, f] * C[j, f]
-    per_thread = (n + T - 1) // T
-    S_t = np.empty((T, k, d))
-    W_t = np.empty((T, k))
-    J_t = np.empty(T)
-    for t in numba.prange(T):
-        S_loc, W_loc, J_loc = np.empty((k, d)), np.empty(k), 0.0
+    for j in range(k):
+        W[j] = 0.0
+        for f in range(d):
+            S[j, f] = 0.0
+    J_loc = 0.0
+    for i in range(first, stop):
+        a, b = indptr[i], indptr[i + 1]
         for j in range(k):
-            W_loc[j] = 0.0
-            for f in range(d):
-                S_loc[j, f] = 0.0
-        g = np.empty(k)  # gⱼ = xᵢ·μ_j over the stored entries
-        for i in range(t * per_thread, min(n, (t + 1) * per_thread)):
-            a, b = indptr[i], indptr[i + 1]
-            for j in range(k):
-                acc = 0.0
+            acc = 0.0
+            for p in range(a, b):
+                acc += data[p] * C[j, indices[p]]
+            g[j] = acc
+        c = 0
+        best = c_sq[0] - 2.0 * g[0]
+        for j in range(1, k):
+            dist = c_sq[j] - 2.0 * g[j]
+            if dist < best:
+                best, c = dist, j
+        labels[i] = c
+        if j_mode == 1:  # J_EXPANDED
+            if have_sq:
+                sq = x_sq[i]
+            else:
+                sq = 0.0
                 for p in range(a, b):
-                    acc += data[p] * C[j, indices[p]]
-                g[j] = acc
-            c = 0
-            best = c_sq[0] - 2.0 * g[0]
-            for j in range(1, k):
-                dist = c_sq[j] - 2.0 * g[j]
-                if dist < best:
-                    best, c = dist, j
-            labels[i] = c
-            if j_mode == 1:  # J_EXPANDED
-                if have_sq:
-                    sq = x_sq[i]
-                else:
-                    sq = 0.0
-                    for p in range(a, b):
-                        sq += data[p] * data[p]
-                J_loc += w[i] * max(sq + best, 0.0)
-            elif j_mode == 2:  # J_DIRECT on the stored entries, the zeros by difference
-                r2, mu_nz = 0.0, 0.0
-                for p in range(a, b):
-                    m = C[c, indices[p]]
-                    diff = data[p] - m
-                    r2 += diff * diff
-                    mu_nz += m * m
-                J_loc += w[i] * (r2 + max(c_sq[c] - mu_nz, 0.0))
-            if update:
-                W_loc[c] += w[i]
-                for p in range(a, b):
-                    S_loc[c, indices[p]] += w[i] * data[p]
-        # element by element: a whole-array assignment compiles Numba's shape checks and their
-        # error messages, seconds of a first call for nothing
-        for j in range(k):
-            W_t[t, j] = W_loc[j]
-            for f in range(d):
-                S_t[t, j, f] = S_loc[j, f]
-        J_t[t] = J_loc
-    if update:
-        for j in range(k):
-            W[j] = 0.0
-            for f in range(d):
-                S[j, f] = 0.0
-            for t in range(T):
-                W[j] += W_t[t, j]
-                for f in range(d):
-                    S[j, f] += S_t[t, j, f]
-    J = 0.0
-    for t in range(T):
-        J += J_t[t]
-    return J
+                    sq += data[p] * data[p]
+            J_loc += w[i] * max(sq + best, 0.0)
+        elif j_mode == 2:  # J_DIRECT on the stored entries, the zeros by difference
+            r2, mu_nz = 0.0, 0.0
+            for p in range(a, b):
+                m = C[c, indices[p]]
+                diff = data[p] - m
+                r2 += diff * diff
+                mu_nz += m * m
+            J_loc += w[i] * (r2 + max(c_sq[c] - mu_nz, 0.0))
+        if update:
+            W[c] += w[i]
+            for p in range(a, b):
+                S[c, indices[p]] += w[i] * data[p]
+    J[0] = J_loc
 
 
 def elkan_pass(X, w, C, p, labels, lower, S, W, n_threads=None):
@@ -307,79 +344,62 @@ def elkan_pass(X, w, C, p, labels, lower, S, W, n_threads=None):
     deterministic for a given thread count.
     """
     C = np.ascontiguousarray(C, dtype=np.float64)
-    T = _thread_count(X.shape[0], n_threads)
-    current = numba.get_num_threads()
-    if T != current:
-        numba.set_num_threads(T)
-    try:
-        return _elkan_pass(X, w, C, p, labels, lower, S, W, T)
-    finally:
-        if T != current:
-            numba.set_num_threads(current)
+    n, (k, d) = X.shape[0], C.shape
+    T = _thread_count(n, n_threads)
+    S_t, W_t, J_t = np.empty((T, k, d)), np.empty((T, k)), np.empty(T)
+    per_thread = (n + T - 1) // T
+
+    def run(t):
+        first, stop = t * per_thread, min(n, (t + 1) * per_thread)
+        _elkan_rows(
+            X, w, C, p, labels, lower, np.empty((k, k)), S_t[t], W_t[t], J_t[t:], first, stop
+        )
+
+    _run_threads(run, T)
+    return _merge(S_t, W_t, J_t, S, W, True)
 
 
-@numba.njit(parallel=True, cache=True)
-def _elkan_pass(X, w, C, p, labels, lower, S, W, T):  # pragma: no cover - compiled
-    n, d = X.shape
+@numba.njit(nogil=True, cache=True)
+def _elkan_rows(
+    X, w, C, p, labels, lower, half, S, W, J, first, stop
+):  # pragma: no cover - compiled
+    """The rows ``first`` .. ``stop`` − 1 of :func:`elkan_pass`, serial: S (k, d), W (k,), J[0]
+    are this thread's sums (overwritten); half (k, k) receives ½‖μ_j − μ_j'‖."""
+    d = X.shape[1]
     k = C.shape[0]
-    half = np.empty((k, k))  # ½‖μ_j − μ_j'‖
     for j in range(k):
         for jj in range(k):
             half[j, jj] = 0.5 * np.sqrt(_sq_dist(C, j, C, jj))
-    per_thread = (n + T - 1) // T
-    # np.empty and loops, not np.zeros or .sum(): in a parallel function each of those is a
-    # parallel loop of its own to compile (measured: 2.3 s of a cold first call)
-    S_t = np.empty((T, k, d))
-    W_t = np.empty((T, k))
-    J_t = np.empty(T)
-    for t in numba.prange(T):
-        S_loc, W_loc, J_loc = np.empty((k, d)), np.empty(k), 0.0
-        for j in range(k):
-            W_loc[j] = 0.0
-            for f in range(d):
-                S_loc[j, f] = 0.0
-        for i in range(t * per_thread, min(n, (t + 1) * per_thread)):
-            c = labels[i]
-            u2 = _sq_dist(X, i, C, c)  # uᵢ² = ‖xᵢ − μ_c‖²
-            u = np.sqrt(u2)
-            n_open = 0
-            for j in range(k):  # one loop without branches: it vectorises
-                lij = lower[i, j] - p[j]
-                lij = lij if lij > 0.0 else 0.0
-                lower[i, j] = lij
-                n_open += (u > lij) & (u > half[c, j]) & (j != c)
-            if n_open > 0:
-                lower[i, c] = u  # the bound of the centre the row may leave
-                for j in range(k):
-                    if j == c or u <= lower[i, j] or u <= half[c, j]:
-                        continue
-                    dj2 = _sq_dist(X, i, C, j)
-                    lower[i, j] = np.sqrt(dj2)
-                    if dj2 < u2 or (dj2 == u2 and j < c):
-                        c, u2, u = j, dj2, lower[i, j]
-                labels[i] = c
-            J_loc += w[i] * u2
-            W_loc[c] += w[i]
-            for f in range(d):
-                S_loc[c, f] += w[i] * X[i, f]
-        # element by element, as in _lloyd_pass (cheaper to compile than a slice assignment)
-        for j in range(k):
-            W_t[t, j] = W_loc[j]
-            for f in range(d):
-                S_t[t, j, f] = S_loc[j, f]
-        J_t[t] = J_loc
     for j in range(k):
         W[j] = 0.0
         for f in range(d):
             S[j, f] = 0.0
-        for t in range(T):
-            W[j] += W_t[t, j]
-            for f in range(d):
-                S[j, f] += S_t[t, j, f]
-    J = 0.0
-    for t in range(T):
-        J += J_t[t]
-    return J
+    J_loc = 0.0
+    for i in range(first, stop):
+        c = labels[i]
+        u2 = _sq_dist(X, i, C, c)  # uᵢ² = ‖xᵢ − μ_c‖²
+        u = np.sqrt(u2)
+        n_open = 0
+        for j in range(k):  # one loop without branches: it vectorises
+            lij = lower[i, j] - p[j]
+            lij = lij if lij > 0.0 else 0.0
+            lower[i, j] = lij
+            n_open += (u > lij) & (u > half[c, j]) & (j != c)
+        if n_open > 0:
+            lower[i, c] = u  # the bound of the centre the row may leave
+            for j in range(k):
+                if j == c or u <= lower[i, j] or u <= half[c, j]:
+                    continue
+                dj2 = _sq_dist(X, i, C, j)
+                lower[i, j] = np.sqrt(dj2)
+                if dj2 < u2 or (dj2 == u2 and j < c):
+                    c, u2, u = j, dj2, lower[i, j]
+            labels[i] = c
+        J_loc += w[i] * u2
+        W[c] += w[i]
+        for f in range(d):
+            S[c, f] += w[i] * X[i, f]
+    J[0] = J_loc
 
 
 @numba.njit(cache=True, fastmath={"reassoc", "contract"})
