@@ -95,21 +95,25 @@ def subsample_class_weights(c, codes, K: int) -> np.ndarray:
 
 
 @numba.njit(cache=True, nogil=True)
-def _kept_order(order, keep):
-    """The entries of each row of ``order`` (d, n) whose rows are kept, in the same order:
-    (d, m), m = Σ keep. A new array (the builder partitions its order in place); compiled and
-    without the GIL, as it runs once per tree on the forest's threads."""
+def _kept_order(order, keep, out):
+    """Write in ``out`` (d, m), m = Σ keep, the entries of each row of ``order`` (d, n) whose
+    rows are kept, in the same order. Compiled and without the GIL, as it runs once per tree on
+    the forest's threads; ``out`` is allocated by :func:`kept_order`, so that no NumPy allocator
+    is compiled into the kernel."""
     d, n = order.shape
-    m = 0
-    for i in range(keep.shape[0]):
-        m += keep[i]
-    out = np.empty((d, m), dtype=order.dtype)
     for j in range(d):
         k = 0
         for p in range(n):
             if keep[order[j, p]]:
                 out[j, k] = order[j, p]
                 k += 1
+
+
+def kept_order(order, keep):
+    """The entries of each row of ``order`` (d, n) whose rows are kept (``keep`` (n,) bool), in
+    the same order: a new (d, m) array, m = Σ keep (the builder partitions its order in place)."""
+    out = np.empty((order.shape[0], int(np.count_nonzero(keep))), dtype=order.dtype)
+    _kept_order(order, keep, out)
     return out
 
 
@@ -173,7 +177,7 @@ def grow_tree(seed: int, recipe: TreeRecipe, data: ForestData, targets: tuple):
         if recipe.rebalance:
             w = w * subsample_class_weights(c, codes, K)[codes]
     tree = recipe.make(seed)
-    tree._grow_tree(X, codes, values, w, crit, K, order=_kept_order(order, w != 0.0), Xt=Xt)
+    tree._grow_tree(X, codes, values, w, crit, K, order=kept_order(order, w != 0.0), Xt=Xt)
     return tree
 
 

@@ -17,7 +17,9 @@ code out of the compiled tree: the splitter not used (``rows`` for the best spli
 for the random one) and the other criteria (of ``yc`` class codes, ``yv`` targets of the squared
 error and ``ya`` targets of the absolute error, only the criterion's own is given; see
 :func:`._criteria.node_stats`). :func:`build_tree` (depth-first) and :func:`build_tree_best_first`
-are two entry points chosen in Python: a first fit compiles only the code that it runs.
+are two entry points chosen in Python (by :func:`grow`): a first fit compiles only the code that it
+runs. No kernel allocates: :func:`grow` allocates every array in Python, since NumPy's allocators
+compiled into a kernel (one per dtype and shape) cost more compile time than the tree's loops.
 
 A node t is a leaf when ``depth ≥ max_depth``, when it has fewer than ``min_samples_split`` rows
 (or fewer than ``2·min_samples_leaf``, or less than ``2·min_weight_leaf`` weight), when it is pure
@@ -35,7 +37,8 @@ by ΔI; it repeatedly expands the top one, creating its left child and then its 
 ``max_leaf_nodes − 1`` nodes have been split; every node still waiting becomes a leaf.
 
 Node storage: ``nodes`` (cap,), one :data:`NODE` record per node whose fields are named after the
-fitted tree's arrays (:mod:`._tree`), and ``value`` (cap, K); both doubled when full. The
+fitted tree's arrays (:mod:`._tree`), and ``value`` (cap, K); both doubled (by :func:`grow`, the
+kernel returning to it) when full. The
 records of the nodes waiting to be grown (:data:`PENDING`, :data:`FRONTIER`) are named too.
 """
 
@@ -49,7 +52,7 @@ import numpy as np
 from ._criteria import node_stats
 from ._splitter import best_node_split, random_node_split
 
-__all__ = ["NODE", "Limits", "build_tree", "build_tree_best_first"]
+__all__ = ["NODE", "Limits", "build_tree", "build_tree_best_first", "grow"]
 
 EPS = np.finfo(np.float64).eps
 
@@ -127,20 +130,6 @@ class Expansion(NamedTuple):
     improvement: float
     is_leaf: bool
     state: np.uint64
-
-
-@numba.njit(cache=True)
-def _double_capacity(nodes, value):
-    """The node storage with twice the capacity, the first nodes copied (element loops: cheaper
-    to compile than slices)."""
-    n, K = value.shape
-    nodes2 = np.empty(2 * n, dtype=nodes.dtype)
-    value2 = np.empty((2 * n, K))
-    for t in range(n):
-        nodes2[t] = nodes[t]
-        for k in range(K):
-            value2[t, k] = value[t, k]
-    return nodes2, value2
 
 
 @numba.njit(cache=True, inline="always")
@@ -281,23 +270,22 @@ def _make_leaf(nodes, t):
     node.threshold = -2.0
 
 
-@numba.njit(cache=True)
-def _start(Xt, samples, w, K):
-    """The empty node storage (room for 64 nodes), the total weight W of the rows and the
-    :class:`Scratch` buffers of a tree: (nodes, value, W, scratch)."""
-    m = samples.shape[0]
-    features = np.empty(Xt.shape[0], dtype=np.intp)
-    for j in range(Xt.shape[0]):
-        features[j] = j
-    scratch = Scratch(
-        features, np.empty(m), np.zeros(Xt.shape[1], dtype=np.bool_),
-        np.empty(m, dtype=samples.dtype), np.empty(K), np.empty(K), np.empty(K), np.empty(m + 1),
+def _scratch(d, n, m, K, index_dtype) -> Scratch:
+    """The :class:`Scratch` buffers of a tree of d features over n rows, m of them in the tree
+    (allocated here, in Python: a kernel allocating them compiles NumPy's allocators too)."""
+    return Scratch(
+        np.arange(d, dtype=np.intp), np.empty(m), np.zeros(n, dtype=np.bool_),
+        np.empty(m, dtype=index_dtype), np.empty(K), np.empty(K), np.empty(K), np.empty(m + 1),
     )  # fmt: skip
+
+
+@numba.njit(cache=True, inline="always")
+def _total_weight(samples, w):
+    """W = Σ w over the tree's rows, summed in row order."""
     W = 0.0
-    for q in range(m):
+    for q in range(samples.shape[0]):
         W += w[samples[q]]
-    cap = 64
-    return np.empty(cap, dtype=NODE), np.empty((cap, K)), W, scratch
+    return W
 
 
 @numba.njit(cache=True, inline="always")
@@ -309,10 +297,15 @@ def _push(stack, top, start, end, depth, parent, is_left):
 
 
 @numba.njit(cache=True, nogil=True)  # nogil: a forest grows its trees on threads
-def build_tree(Xt, yc, yv, ya, w, order, rows, K, rule, limits, seed):
-    """Grow the tree depth first from a stack of :data:`PENDING` nodes, the left child popped
-    first (``limits.max_leaf_nodes`` is ignored: see :func:`build_tree_best_first`); returns
-    (nodes, value): its :data:`NODE` records and values (K columns), trimmed to the node count.
+def build_tree(Xt, yc, yv, ya, w, order, rows, rule, limits, nodes, value, scratch, stack, top,
+               n_nodes, s):  # fmt: skip
+    """Grow the tree depth first from the ``stack`` of :data:`PENDING` nodes (``stack[:top]``),
+    the left child popped first (``limits.max_leaf_nodes`` is ignored: see
+    :func:`build_tree_best_first`), writing node ``n_nodes`` onwards into ``nodes`` and
+    ``value``; returns (top, n_nodes, s). Growth stops early, with ``top`` > 0, when the node
+    storage is full: :func:`grow` then doubles it and calls again with the returned state, so
+    that no array is allocated here (NumPy's allocators compiled inside a kernel cost more
+    compile time than the kernel's own loops).
 
     ``Xt`` (d, n) is X transposed and C-contiguous: a feature's values are one contiguous row, so
     reading them for a node's rows (in increasing row order for the random splitter) stays in
@@ -325,24 +318,18 @@ def build_tree(Xt, yc, yv, ya, w, order, rows, K, rule, limits, seed):
     compiles only the search of the one given (a test against None of a None argument is decided
     at compile time, and ``samples``, the array the node slices index, is ``order[0]`` or
     ``rows``). ``rule`` is a :class:`._splitter.SplitRule`, ``limits`` a
-    :class:`Limits`, ``seed`` the uint64 start of the tree's random stream.
+    :class:`Limits`, ``scratch`` the :class:`Scratch` buffers, ``s`` the uint64 state of the
+    tree's random stream.
     """
     if order is not None:  # the best splitter: row 0 of the sorted order holds the rows
         samples = order[0]
     elif rows is not None:  # the random splitter
         samples = rows
-    nodes, value, W, scratch = _start(Xt, samples, w, K)
-    s = seed
-    # the stack holds the pending right siblings of the current path: at most depth + 2 records
-    stack = np.empty(min(limits.max_depth, samples.shape[0]) + 2, dtype=PENDING)
-    top = _push(stack, 0, 0, samples.shape[0], 0, -1, 0)
-    n_nodes = np.intp(0)  # not a literal 0, which would compile a second _expand
-    while top > 0:
+    W = _total_weight(samples, w)
+    while top > 0 and n_nodes < nodes.shape[0]:
         top -= 1
         p = stack[top]
         start, end, depth, parent, is_left = p.start, p.end, p.depth, p.parent, p.is_left
-        if n_nodes == nodes.shape[0]:
-            nodes, value = _double_capacity(nodes, value)
         grown = _expand(
             Xt, yc, yv, ya, w, samples, order, rows, nodes, value, n_nodes, start, end, depth,
             parent, is_left, limits, W, rule, s, scratch,
@@ -353,7 +340,7 @@ def build_tree(Xt, yc, yv, ya, w, order, rows, K, rule, limits, seed):
             continue
         top = _push(stack, top, grown.pos, end, depth + 1, n_nodes - 1, 0)
         top = _push(stack, top, start, grown.pos, depth + 1, n_nodes - 1, 1)
-    return nodes[:n_nodes].copy(), value[:n_nodes].copy()
+    return top, n_nodes, s
 
 
 @numba.njit(cache=True)
@@ -395,29 +382,29 @@ def _enter(frontier, r, start, end, depth, node, grown):
 
 
 @numba.njit(cache=True, nogil=True)
-def build_tree_best_first(Xt, yc, yv, ya, w, order, rows, K, rule, limits, seed):
-    """Grow the tree by repeatedly splitting the :data:`FRONTIER` node of largest ΔI, until
-    ``limits.max_leaf_nodes`` leaves; arguments and result as :func:`build_tree`."""
+def build_tree_best_first(Xt, yc, yv, ya, w, order, rows, rule, limits, nodes, value, scratch,
+                          frontier, heap, n_heap, n_nodes, n_rec, splits_left, s):  # fmt: skip
+    """Grow the tree by repeatedly splitting the :data:`FRONTIER` node of largest ΔI (the
+    max-heap ``heap[:n_heap]`` of records of ``frontier``), until ``limits.max_leaf_nodes``
+    leaves; the root (``n_nodes`` 0) is created first. Returns (n_heap, n_nodes, n_rec,
+    splits_left, s), stopping early with ``n_heap`` > 0 when the node storage has no room for
+    two children (:func:`grow` doubles it and calls again); arguments as :func:`build_tree`."""
     if order is not None:  # the best splitter: row 0 of the sorted order holds the rows
         samples = order[0]
     elif rows is not None:  # the random splitter
         samples = rows
-    nodes, value, W, scratch = _start(Xt, samples, w, K)
-    s = seed
-    cap = 2 * limits.max_leaf_nodes + 2
-    frontier = np.empty(cap, dtype=FRONTIER)
-    heap = np.empty(cap, dtype=np.intp)  # frontier records, a max-heap by ΔI
-    m = samples.shape[0]
+    W = _total_weight(samples, w)
     zero = np.intp(0)  # not a literal 0, which would compile second versions of the callees
-    grown = _expand(
-        Xt, yc, yv, ya, w, samples, order, rows, nodes, value, zero, zero, m, zero, np.intp(-1),
-        np.intp(1), limits, W, rule, s, scratch,
-    )  # fmt: skip
-    s = grown.state
-    _enter(frontier, 0, 0, m, 0, 0, grown)
-    n_nodes, n_rec, n_heap = np.intp(1), np.intp(1), _heap_push(heap, zero, frontier, zero)
-    splits_left = limits.max_leaf_nodes - 1
-    while n_heap > 0:
+    if n_nodes == 0:
+        m = samples.shape[0]
+        grown = _expand(
+            Xt, yc, yv, ya, w, samples, order, rows, nodes, value, zero, zero, m, zero,
+            np.intp(-1), np.intp(1), limits, W, rule, s, scratch,
+        )  # fmt: skip
+        s = grown.state
+        _enter(frontier, 0, 0, m, 0, 0, grown)
+        n_nodes, n_rec, n_heap = np.intp(1), np.intp(1), _heap_push(heap, zero, frontier, zero)
+    while n_heap > 0 and n_nodes + 2 <= nodes.shape[0]:
         r, n_heap = _heap_pop(heap, n_heap, frontier)
         e = frontier[r]
         start, end, depth, node, pos = e.start, e.end, e.depth, e.node, e.pos
@@ -426,8 +413,6 @@ def build_tree_best_first(Xt, yc, yv, ya, w, order, rows, K, rule, limits, seed)
             continue
         splits_left -= 1
         for a, b, is_left in ((start, pos, np.intp(1)), (pos, end, np.intp(0))):
-            if n_nodes == nodes.shape[0]:
-                nodes, value = _double_capacity(nodes, value)
             grown = _expand(
                 Xt, yc, yv, ya, w, samples, order, rows, nodes, value, n_nodes, a, b, depth + 1,
                 node, is_left, limits, W, rule, s, scratch,
@@ -437,4 +422,67 @@ def build_tree_best_first(Xt, yc, yv, ya, w, order, rows, K, rule, limits, seed)
             n_heap = _heap_push(heap, n_heap, frontier, n_rec)
             n_rec += 1
             n_nodes += 1
+    return n_heap, n_nodes, n_rec, splits_left, s
+
+
+#: Room for at most this many nodes when a tree starts growing; doubled whenever full.
+START_CAPACITY = 4096
+
+
+def _doubled(nodes, value):
+    """The node storage with twice the capacity, the first nodes copied."""
+    nodes2 = np.empty(2 * nodes.shape[0], dtype=NODE)
+    value2 = np.empty((2 * value.shape[0], value.shape[1]))
+    nodes2[: nodes.shape[0]] = nodes
+    value2[: value.shape[0]] = value
+    return nodes2, value2
+
+
+def grow(Xt, yc, yv, ya, w, order, rows, K, rule, limits, seed):
+    """Grow one tree: depth first (:func:`build_tree`), or best first under
+    ``limits.max_leaf_nodes`` > 0 (:func:`build_tree_best_first`); returns (nodes, value), its
+    :data:`NODE` records and values (K columns), trimmed to the node count. Arguments as
+    :func:`build_tree`, ``seed`` the uint64 start of the tree's random stream.
+
+    Every array the kernels use is allocated here (the node storage, doubled here whenever a
+    kernel returns for want of room, the scratch buffers, the stack or frontier), so that the
+    compiled kernels contain no allocation."""
+    samples = order[0] if order is not None else rows
+    m = samples.shape[0]
+    # a tree of m rows has at most m leaves (each holds a row), so at most 2m − 1 nodes: small
+    # trees get all the room they can use at once (one kernel call), large ones 4096 to start
+    cap = max(1, min(2 * m - 1, START_CAPACITY))
+    nodes, value = np.empty(cap, dtype=NODE), np.empty((cap, K))
+    scratch = _scratch(Xt.shape[0], Xt.shape[1], m, K, samples.dtype)
+    s = np.uint64(seed)
+    if limits.max_leaf_nodes <= 0:
+        # the stack holds the pending right siblings of the current path: at most depth + 2
+        stack = np.empty(min(limits.max_depth, m) + 2, dtype=PENDING)
+        stack[0] = (0, m, 0, -1, 0)
+        top, n_nodes = np.intp(1), np.intp(0)  # np.intp: the types of the returned state
+        while True:
+            top, n_nodes, s = build_tree(
+                Xt, yc, yv, ya, w, order, rows, rule, limits, nodes, value, scratch, stack, top,
+                n_nodes, s,
+            )  # fmt: skip
+            if top == 0:
+                break
+            top, n_nodes, s = np.intp(top), np.intp(n_nodes), np.uint64(s)  # (returned as int)
+            nodes, value = _doubled(nodes, value)
+    else:
+        cap = 2 * limits.max_leaf_nodes + 2
+        frontier = np.empty(cap, dtype=FRONTIER)
+        heap = np.empty(cap, dtype=np.intp)  # frontier records, a max-heap by ΔI
+        n_heap, n_nodes, n_rec = np.intp(0), np.intp(0), np.intp(0)
+        splits_left = np.intp(limits.max_leaf_nodes - 1)
+        while True:
+            n_heap, n_nodes, n_rec, splits_left, s = build_tree_best_first(
+                Xt, yc, yv, ya, w, order, rows, rule, limits, nodes, value, scratch, frontier,
+                heap, n_heap, n_nodes, n_rec, splits_left, s,
+            )  # fmt: skip
+            if n_heap == 0:
+                break
+            n_heap, n_nodes, n_rec = np.intp(n_heap), np.intp(n_nodes), np.intp(n_rec)
+            splits_left, s = np.intp(splits_left), np.uint64(s)  # (returned as int)
+            nodes, value = _doubled(nodes, value)
     return nodes[:n_nodes].copy(), value[:n_nodes].copy()

@@ -31,7 +31,7 @@ from ..utils._param_validation import Fraction, Interval, StrOptions
 from ..utils.class_weight import class_weights
 from ..utils.multiclass import check_classification_targets
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
-from ._builder import NODE, Limits, build_tree, build_tree_best_first
+from ._builder import NODE, Limits, grow
 from ._criteria import ABSOLUTE, CRITERIA, ENTROPY, GINI, REG_CRITERIA, SQUARED
 from ._prune import ccp_path, ccp_prune, reduced_error_prune
 from ._splitter import presort, row_order, split_rule
@@ -138,7 +138,6 @@ class _BaseDecisionTree(BaseEstimator):
         yv = y_values if crit == SQUARED else None
         ya = y_values if crit == ABSOLUTE else None
         best = self.splitter != "random"
-        grow = build_tree if limits.max_leaf_nodes <= 0 else build_tree_best_first
         nodes, value = grow(
             Xt, yc, yv, ya, sw, order if best else None, None if best else order[0], K, rule,
             limits, np.uint64(seed),
