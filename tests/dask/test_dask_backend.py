@@ -105,12 +105,16 @@ def test_a_worker_killed_during_a_search_changes_nothing(client, tmp_path):
     marker = str(tmp_path / "killed-once")
 
     def accuracy_or_die(est, X_, y_):
-        """The first call anywhere on the cluster kills its worker process, mid-search."""
-        if not os.path.exists(marker):
-            with open(marker, "w"):
-                pass
-            os._exit(1)
-        return float(np.mean(est.predict(X_) == y_))
+        """The first call anywhere on the cluster kills its worker process, mid-search.
+
+        "First" is decided by an exclusive create, atomic across processes: with a test of
+        the marker's existence, both workers could see no marker and both die (this
+        happened in CI), which is the next test's case."""
+        try:
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return float(np.mean(est.predict(X_) == y_))
+        os._exit(1)
 
     grid = {"C": [0.1, 1.0, 10.0]}
     local = GridSearchCV(LogisticRegression(), grid, cv=3, scoring="accuracy").fit(X, y)
@@ -121,6 +125,41 @@ def test_a_worker_killed_during_a_search_changes_nothing(client, tmp_path):
     assert os.path.exists(marker)  # a worker did die...
     client.wait_for_workers(2, timeout=60)
     assert set(client.run(os.getpid).values()) != pids  # ...and was restarted
+    for key in ("mean_test_score", "std_test_score", "rank_test_score"):
+        np.testing.assert_array_equal(local.cv_results_[key], remote.cv_results_[key])
+    assert local.best_params_ == remote.best_params_
+
+
+def test_every_worker_killed_at_once_during_a_search_changes_nothing(client, tmp_path):
+    """The scattered task data die with the last worker that held them; the tasks that the
+    scheduler cancels for want of them are submitted again with the data scattered anew."""
+    import os
+    import signal
+
+    bunch = load_breast_cancer()
+    X, y = bunch.data[:200], bunch.target[:200]
+    marker = str(tmp_path / "killed-all-once")
+    pids = sorted(client.run(os.getpid).values())
+
+    def accuracy_or_kill_all(est, X_, y_):
+        """The first call anywhere kills every worker process of the cluster, itself last."""
+        try:
+            os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return float(np.mean(est.predict(X_) == y_))
+        for pid in pids:
+            if pid != os.getpid():
+                os.kill(pid, signal.SIGKILL)
+        os._exit(1)
+
+    grid = {"C": [0.1, 1.0, 10.0]}
+    local = GridSearchCV(LogisticRegression(), grid, cv=3, scoring="accuracy").fit(X, y)
+    with parallel_backend("dask"):
+        remote = GridSearchCV(LogisticRegression(), grid, cv=3, scoring=accuracy_or_kill_all)
+        remote.fit(X, y)
+    assert os.path.exists(marker)
+    client.wait_for_workers(2, timeout=60)
+    assert not set(client.run(os.getpid).values()) & set(pids)  # every worker was replaced
     for key in ("mean_test_score", "std_test_score", "rank_test_score"):
         np.testing.assert_array_equal(local.cv_results_[key], remote.cv_results_[key])
     assert local.best_params_ == remote.best_params_

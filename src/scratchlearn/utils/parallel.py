@@ -102,29 +102,61 @@ def _call(func, *args):
     return func(*args)
 
 
+#: How many times :func:`_run_on_cluster` scatters the task function again after the cluster
+#: lost every copy of it (each worker that held it died) before it gives up with a clear error.
+_MAX_RESCATTERS = 3
+
+
 def _run_on_cluster(client, func, tasks, n_jobs, progress) -> list:
-    """:func:`run_tasks` on the workers: ``func`` scattered once, at most ``n_jobs`` in flight."""
+    """:func:`run_tasks` on the workers: ``func`` scattered once, at most ``n_jobs`` in flight.
+
+    A task whose worker dies is rerun by the scheduler. Scattered data have no recipe, though:
+    when every worker that held ``func`` dies at once (both of a two-worker cluster, say), the
+    scheduler cancels the tasks that need it. Those tasks are submitted again here with
+    ``func`` scattered anew, at most ``_MAX_RESCATTERS`` times; the results are the same,
+    because a task's inputs (and seeds) were fixed before it first started.
+    """
     from distributed import as_completed
 
     cap = len(tasks) if n_jobs in (None, -1) else n_workers(n_jobs)
-    [shared] = client.scatter([func], broadcast=True, hash=False)  # func and its data, once
     prefix = f"scratchlearn-task-{uuid.uuid4().hex}"
+    generation = 0  # how many times func was scattered again after being lost
+    [shared] = client.scatter([func], broadcast=True, hash=False)  # func and its data, once
     index, out = {}, [None] * len(tasks)
     queue = iter(enumerate(tasks))
     running = as_completed()
 
+    def submit(i):
+        key = f"{prefix}-{i}" if generation == 0 else f"{prefix}-{i}-again{generation}"
+        future = client.submit(_call, shared, *tasks[i], key=key, pure=False)
+        index[future.key] = (i, generation)
+        running.add(future)
+
     def submit_next():
-        i, t = next(queue, (None, None))
+        i, _ = next(queue, (None, None))
         if i is not None:
-            future = client.submit(_call, shared, *t, key=f"{prefix}-{i}", pure=False)
-            index[future.key] = i
-            running.add(future)
+            submit(i)
 
     for _ in range(cap):
         submit_next()
     try:
         for future in running:
-            out[index[future.key]] = future.result()  # a task's exception is raised here
+            i, used = index.pop(future.key)
+            if future.status == "cancelled":  # we cancel nothing here: func was lost
+                if used == generation:
+                    if generation == _MAX_RESCATTERS:
+                        raise RuntimeError(
+                            f"the cluster lost the task data {generation + 1} times (every "
+                            "worker holding it died; out of memory?); task "
+                            f"{i} of {len(tasks)} did not run. Give the workers more memory "
+                            "or run fewer tasks at once (n_jobs)."
+                        )
+                    client.cancel([shared])
+                    generation += 1
+                    [shared] = client.scatter([func], broadcast=True, hash=False)
+                submit(i)
+                continue
+            out[i] = future.result()  # a task's exception is raised here
             if progress is not None:
                 progress.update(1)
             submit_next()
