@@ -260,3 +260,46 @@ def test_block_statistics_merge_to_those_of_one_block(covariance_type):
     scale["XX"] = scale["Q"] = scale["C"]
     for key in whole:
         assert np.abs(merged[key] - whole[key]).max() <= n * EPS * n * scale[key], key
+
+
+CHUNKED = []  # measured error / bound of the chunked fits below, checked by the next test
+
+
+@pytest.mark.parametrize("covariance_type", TYPES)
+def test_row_chunks_change_the_fit_by_rounding_only(monkeypatch, covariance_type):
+    """An EM pass visits its block in row chunks (``_row_chunks``), merged as Dask blocks are.
+
+    Raw iris in chunks of 7 rows (21 full chunks and one of 3) against one chunk, from the same
+    start: the same n_iter_, and θ and the bounds within T·n·ε·max‖x‖²/λ_min relative (derived
+    in tests/_mixture_fits.py). Per-sample outputs are computed row by row either way: the
+    labels are the same, and log p(x_i) and r_ik differ by the rounding of BLAS products of
+    another row count, a few ε of the Mahalanobis terms (bound: 4·d·ε·(max|log p| + d))."""
+    from _mixture_fits import assert_same_fit, start  # tests/ is on sys.path
+    from scratchlearn.mixture import _gaussian_mixture as gmm
+
+    X = datasets.load_iris().data
+    n, d = X.shape
+    kw = dict(n_components=3, covariance_type=covariance_type, tol=1e-6, max_iter=300)
+    kw.update(start(X, 3, covariance_type))
+    monkeypatch.setattr(gmm, "_CHUNK_BYTES", 1 << 62)
+    assert len(gmm._row_chunks(X, 3)) == 1
+    whole = GaussianMixture(**kw).fit(X)
+    outputs = whole.score_samples(X), whole.predict_proba(X), whole.predict(X)
+    monkeypatch.setattr(gmm, "_CHUNK_BYTES", 1)
+    monkeypatch.setattr(gmm, "_MIN_CHUNK_ROWS", 7)
+    assert [len(c) for c in gmm._row_chunks(X, 3)] == [7] * 21 + [3]
+    chunked = GaussianMixture(**kw).fit(X)
+    assert_same_fit(chunked, whole, X, CHUNKED)
+    # the whole fit's per-sample outputs, now computed in chunks of 7 rows
+    scale = 4 * d * EPS * (np.abs(outputs[0]).max() + d)
+    assert np.abs(whole.score_samples(X) - outputs[0]).max() <= scale
+    assert np.abs(whole.predict_proba(X) - outputs[1]).max() <= scale
+    np.testing.assert_array_equal(whole.predict(X), outputs[2])
+
+
+def test_chunked_fits_measured_a_tenth_of_the_bound():
+    # runs after the four above (same module, file order): the factor of 10
+    assert len(CHUNKED) == len(TYPES)
+    worst = max(CHUNKED)
+    print(f"\nGaussianMixture chunked vs whole, worst error/bound: {worst:.2e}")
+    assert worst <= 0.1
