@@ -85,7 +85,8 @@ def thread_report() -> str:
 
 def _merge_rows(path, new_rows):
     """A filtered run replaces its own rows of an existing table and keeps the others, in the
-    order of the full case list."""
+    order of the full case list. Rows of cases that this run could not load (an optional
+    reference such as skglm not installed here) are kept where they stood."""
     name = lambda row: row.split("|")[1].strip()  # noqa: E731
     old = {}
     if os.path.exists(path):
@@ -93,8 +94,13 @@ def _merge_rows(path, new_rows):
             for line in fh:
                 if line.startswith("| ") and not line.startswith("| case "):
                     old[name(line)] = line.rstrip("\n")
-    old.update({name(r): r for r in new_rows})
     order = [c.name for c in load_cases()]
+    for i, n in enumerate(list(old)):  # an unloaded case goes after the row it followed
+        if n not in order:
+            before = list(old)[:i]
+            known = [m for m in before if m in order]
+            order.insert(order.index(known[-1]) + 1 if known else 0, n)
+    old.update({name(r): r for r in new_rows})
     return [old[n] for n in order if n in old]
 
 
