@@ -145,3 +145,48 @@ def test_check_gradient_detects_errors():
         return float(z[0] ** 2), np.array([2 * z[0], 0.0])
 
     assert check_gradient(half_flat, [1.0, 5.0]) < 1e-8
+
+
+@pytest.mark.parametrize("alpha", [1e-3, 1.0])
+def test_poisson_glm_evaluations_are_scipys_lbfgsb(alpha):
+    """On a real count regression (RAND HIE doctor visits, 20,190 × 9, standardised), our
+    L-BFGS evaluates the objective at the same points as SciPy's L-BFGS-B, one for one: the
+    same first step 1/‖g‖, the same Moré–Thuente interpolated step when the first trial rises
+    (the cubic alone took one more iteration here), the same accepted steps.
+
+    The bound: the two compute the same direction by different formulas (the two-loop
+    recursion against L-BFGS-B's compact form), each to about p·ε·cond(H) relative; with
+    p = 10, cond(H) ≤ 10³ and at most 15 evaluations that is ≤ 2e-11 relative on the
+    objective values. Measured: 0 and 2.1e-16; the bound 1e-9 keeps a factor of 50 above the
+    estimate and 10⁶ above the measurement."""
+    from sklearn.preprocessing import StandardScaler
+
+    from scratchlearn.datasets import load_randhie
+    from scratchlearn.linear_model import _glm_blocks
+    from scratchlearn.linear_model._glm_family import make_family
+    from scratchlearn.linear_model._glm_link import Log
+
+    bunch = load_randhie()
+    X, y = StandardScaler().fit_transform(bunch.data), bunch.target
+    family = make_family("poisson")
+    data = _glm_blocks.GLMData(X, y, np.ones(len(y)), family, Log(), True, "PoissonRegressor")
+    penalty = np.append(np.full(X.shape[1], alpha), 0.0)
+    beta0 = np.append(np.zeros(X.shape[1]), np.log(y.mean()))
+
+    def recorder(values):
+        def fun(beta):
+            f, g = data.objective(beta, penalty)
+            values.append(f)
+            return f, g
+
+        return fun
+
+    ours, theirs = [], []
+    res = lbfgs(recorder(ours), beta0, gtol=1e-4, ftol=0.0, max_iter=100, warn=False)
+    ref = minimize(
+        recorder(theirs), beta0, jac=True, method="L-BFGS-B",
+        options={"gtol": 1e-4, "ftol": 64 * np.finfo(float).eps, "maxls": 50, "maxiter": 100},
+    )  # fmt: skip
+    assert res.stop_reason == "grad_norm" and ref.success
+    assert len(ours) == len(theirs) == ref.nfev and res.n_iter == ref.nit
+    np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=0)

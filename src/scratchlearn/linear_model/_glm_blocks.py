@@ -228,8 +228,8 @@ def objective_stat(X, y, s, beta, family, link, fit_intercept, kernel=None):
     if kernel is None:
         dev = s @ family.unit_deviance(y, mu)
     else:
-        log_mu = link.log_inverse(eta) if link.name == "log" else None  # log μ = η
-        dev = s @ kernel(y, mu, log_mu)
+        log_mu = link.log_inverse(eta) if link.name == "log" else None  # log μ = η, fresh
+        dev = s @ kernel(y, mu, log_mu)  # (which the kernel may overwrite)
     return {"n_bad": 0, "dev": dev, "XTr": Xt.tdot(residual(y, s, family, link, mu))}
 
 

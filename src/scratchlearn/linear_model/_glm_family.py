@@ -67,7 +67,9 @@ class Family:
         """Fast path for optimisers: d(y, μ) = kernel(y, μ) + c(y), where ``c`` depends on y only
         and is computed once. Returns (kernel, c(y)); the default is (unit_deviance, 0).
         Every kernel is ``kernel(y, μ, log_mu=None)``: ``log_mu`` (log μ, known without a log
-        under the log link) replaces log μ where the kernel has one."""
+        under the log link) replaces log μ where the kernel has one. A kernel may overwrite
+        ``log_mu`` (its callers pass a fresh array, made for the call): Poisson's builds its
+        result in it, saving an n-sized copy per evaluation."""
 
         def kernel(y, mu, log_mu=None):
             return self.unit_deviance(y, mu)
@@ -190,8 +192,8 @@ class Poisson(Family):
         """d = 2(μ − y log μ) + 2(y log y − y)"""
 
         def kernel(y, mu, log_mu=None):
-            # one buffer, in place: 2(μ − y log μ)
-            k = np.log(self.clip_mu(mu)) if log_mu is None else np.copy(log_mu)
+            # one buffer, in place: 2(μ − y log μ), in log_mu itself when given
+            k = np.log(self.clip_mu(mu)) if log_mu is None else log_mu
             k *= y
             np.subtract(mu, k, out=k)
             k *= 2.0
