@@ -1,4 +1,5 @@
-"""Limited-memory BFGS with a strong-Wolfe line search (Nocedal & Wright, 2nd ed., ch. 6-7).
+"""Limited-memory BFGS with a strong-Wolfe line search (Nocedal & Wright, 2nd ed., ch. 6-7;
+the zoom's interpolation rule from Moré & Thuente, ACM TOMS 20(3), 1994).
 
 Symbols
 -------
