@@ -95,11 +95,11 @@ def _merge_rows(path, new_rows):
                 if line.startswith("| ") and not line.startswith("| case "):
                     old[name(line)] = line.rstrip("\n")
     order = [c.name for c in load_cases()]
-    for i, n in enumerate(list(old)):  # an unloaded case goes after the row it followed
+    prev = None  # an unloaded case goes after the row it followed in the table
+    for n in old:
         if n not in order:
-            before = list(old)[:i]
-            known = [m for m in before if m in order]
-            order.insert(order.index(known[-1]) + 1 if known else 0, n)
+            order.insert(order.index(prev) + 1 if prev is not None else 0, n)
+        prev = n
     old.update({name(r): r for r in new_rows})
     return [old[n] for n in order if n in old]
 

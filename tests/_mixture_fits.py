@@ -1,5 +1,6 @@
-"""GaussianMixture fits compared up to the order of their sums: the shared bound of the tests
-that cut the rows differently (row blocks of a Dask array, row chunks of an in-memory pass).
+"""GaussianMixture fits from a given start compared up to the order of their sums: the start
+(also the oracle tests') and the bound shared by the tests that cut the rows differently (row
+blocks of a Dask array, row chunks of an in-memory pass).
 
 The bound. Both fits evaluate the same formulas (the in-memory fit is the one-block case of the
 same reduction); only the order of the sums differs: per-block partial sums merged in a tree

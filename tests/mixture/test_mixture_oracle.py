@@ -23,6 +23,7 @@ import pytest
 from sklearn import datasets
 from sklearn import mixture as sk_mixture
 
+from _mixture_fits import start  # tests/ is on sys.path
 from scratchlearn.mixture import GaussianMixture
 
 EPS = np.finfo(np.float64).eps
@@ -37,19 +38,6 @@ def _standardised(name):
     else:
         X = {"iris": datasets.load_iris, "wine": datasets.load_wine}[name]().data
     return (X - X.mean(axis=0)) / X.std(axis=0)
-
-
-def _start(X, K, covariance_type):
-    """K spread-out rows as means, equal weights, unit precisions."""
-    rows = np.linspace(0, X.shape[0] - 1, K).astype(int)
-    d = X.shape[1]
-    precisions = {
-        "full": np.tile(np.eye(d), (K, 1, 1)),
-        "tied": np.eye(d),
-        "diag": np.ones((K, d)),
-        "spherical": np.ones(K),
-    }[covariance_type]
-    return {"weights_init": np.full(K, 1 / K), "means_init": X[rows], "precisions_init": precisions}
 
 
 def _full(cov, covariance_type, K, d):
@@ -68,7 +56,7 @@ def test_same_start_same_fit(name, K, covariance_type):
     X = _standardised(name)
     d = X.shape[1]
     kw = dict(n_components=K, covariance_type=covariance_type, tol=1e-6, max_iter=200)
-    kw.update(_start(X, K, covariance_type))
+    kw.update(start(X, K, covariance_type))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a run may stop on max_iter: both do, alike
         ours = GaussianMixture(**kw).fit(X)

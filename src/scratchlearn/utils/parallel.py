@@ -123,7 +123,7 @@ def _run_on_cluster(client, func, tasks, n_jobs, progress) -> list:
     generation = 0  # how many times func was scattered again after being lost
     [shared] = client.scatter([func], broadcast=True, hash=False)  # func and its data, once
     index, out = {}, [None] * len(tasks)
-    queue = iter(enumerate(tasks))
+    queue = iter(range(len(tasks)))
     running = as_completed()
 
     def submit(i):
@@ -133,7 +133,7 @@ def _run_on_cluster(client, func, tasks, n_jobs, progress) -> list:
         running.add(future)
 
     def submit_next():
-        i, _ = next(queue, (None, None))
+        i = next(queue, None)
         if i is not None:
             submit(i)
 
