@@ -216,6 +216,39 @@ def test_objective_gradient(family, link, power):
     assert fast[0] == pytest.approx(plain[0], rel=1e-12)
 
 
+@pytest.mark.parametrize("family,link,power", GRAD_CASES)
+def test_reused_scratch_vectors_change_nothing(family, link, power):
+    # One Design serves every evaluation of a fit and lends it scratch vectors for μ, log μ
+    # and r (Design.work). A sequence of objective and final statistics on one Design must equal
+    # each on a fresh Design exactly (the same operations in the same order), and nothing the
+    # caller holds (η, y, s, μ) may be written.
+    from scratchlearn.linear_model._glm_blocks import final_stat, objective_stat, residual
+
+    rng = np.random.default_rng(2)
+    X = rng.uniform(0.1, 1.0, size=(50, 3))
+    y = {"binomial": rng.uniform(0, 1, 50), "normal": rng.normal(size=50)}.get(
+        family, rng.gamma(2.0, 1.0, size=50)
+    )
+    fam, lk = make_family(family, power), LINKS[link]()
+    s = rng.uniform(0.5, 2.0, size=50)
+    kernel = fam.deviance_split(y)[0]
+    y0, s0 = y.copy(), s.copy()
+    shared = Design(X, True)
+    for beta in ([0.1, 0.2, 0.3, 0.5], [0.3, 0.1, 0.2, 0.4], [0.1, 0.2, 0.3, 0.5]):
+        beta = np.array(beta)
+        for stat, args in ((objective_stat, (kernel,)), (final_stat, (kernel, 1.3, False))):
+            got = stat(shared, y, s, beta, fam, lk, True, *args)
+            want = stat(Design(X, True), y, s, beta, fam, lk, True, *args)
+            assert got.keys() == want.keys()
+            for key in want:
+                assert np.array_equal(got[key], want[key]), (stat.__name__, key)
+    assert np.array_equal(y, y0) and np.array_equal(s, s0)
+    mu = lk.inverse(shared.dot(np.array([0.1, 0.2, 0.3, 0.5])))
+    mu0 = np.array(mu, copy=True)
+    r = residual(y, s, fam, lk, mu, out=np.empty(50))
+    assert np.array_equal(mu, mu0) and np.array_equal(r, residual(y, s, fam, lk, mu))
+
+
 def _deviance_rounding(family, power, y, mu):
     """Rounding of D = Σ sᵢkᵢ + Σ sᵢcᵢ (the family's split, unit weights): 64ε(Σ|kᵢ| + |Σcᵢ|),
     the band IRLS also allows (n ≤ 300 terms summed: at most ~nε per term, 64ε with pairwise

@@ -61,19 +61,22 @@ class Log(Link):
         """η = log μ"""
         return np.log(np.maximum(mu, _TINY))
 
-    def inverse(self, eta):
-        """μ = exp η  (η capped so that μ stays finite)"""
-        eta = np.minimum(eta, _ETA_MAX)  # a new array: exp can then work in place
+    def inverse(self, eta, out=None):
+        """μ = exp η  (η capped so that μ stays finite); ``out``: an array of η's shape to write
+        μ into (a fit's evaluations reuse one, see :meth:`._glm_blocks.Design.work`)."""
+        eta = np.minimum(eta, _ETA_MAX, out=out)  # a new array (or out): exp works in place
         return np.exp(eta, out=eta) if isinstance(eta, np.ndarray) else np.exp(eta)
 
     def deriv(self, mu):
         """g′(μ) = 1/μ"""
         return 1.0 / np.maximum(mu, _TINY)
 
-    def log_inverse(self, eta):
+    def log_inverse(self, eta, out=None):
         """log μ = η, within the guards of ``inverse`` and ``link``: clip(η, log tiny, η_max).
-        Saves the families' deviance kernels a log of exp(η) (and its rounding)."""
-        return np.clip(eta, _LOG_TINY, _ETA_MAX)
+        Saves the families' deviance kernels a log of exp(η) (and its rounding). ``out`` as
+        in :meth:`inverse`."""
+        out = np.minimum(eta, _ETA_MAX, out=out)  # two in-place passes: np.clip costs three
+        return np.maximum(out, _LOG_TINY, out=out)
 
 
 class Logit(Link):
