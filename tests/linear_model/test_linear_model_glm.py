@@ -220,8 +220,10 @@ def test_objective_gradient(family, link, power):
 def test_reused_scratch_vectors_change_nothing(family, link, power):
     # One Design serves every evaluation of a fit and lends it scratch vectors for μ, log μ
     # and r (Design.work). A sequence of objective and final statistics on one Design must equal
-    # each on a fresh Design exactly (the same operations in the same order), and nothing the
-    # caller holds (η, y, s, μ) may be written.
+    # each on a fresh Design exactly: both run the same floating-point operations on the same
+    # values in the same order (elementwise ufuncs, and sums of equal-length contiguous vectors),
+    # so a stale buffer is the only way they can differ, and then by far more than rounding.
+    # Nothing the caller holds (η, y, s, μ) may be written.
     from scratchlearn.linear_model._glm_blocks import final_stat, objective_stat, residual
 
     rng = np.random.default_rng(2)

@@ -247,14 +247,13 @@ def objective_stat(X, y, s, beta, family, link, fit_intercept, kernel=None):
     if len(y) == 0:
         return {"n_bad": 0, "dev": 0.0, "XTr": np.zeros(p)}
     eta = Xt.dot(beta)  # (n,)
-    log_link = link.name == "log"
-    mu = link.inverse(eta, out=Xt.work(0)) if log_link else link.inverse(eta)
+    mu = link.inverse(eta, out=Xt.work(0))
     if not family.valid_mu(mu):  # outside the mean domain: an infinitely bad point
         return {"n_bad": 1, "dev": 0.0, "XTr": np.zeros(p)}
     if kernel is None:
         dev = s @ family.unit_deviance(y, mu)
     else:
-        log_mu = link.log_inverse(eta, out=Xt.work(1)) if log_link else None  # log μ = η
+        log_mu = link.log_inverse(eta, out=Xt.work(1)) if link.name == "log" else None
         dev = s @ kernel(y, mu, log_mu)  # (which the kernel may overwrite)
     r = residual(y, s, family, link, mu, out=Xt.work(2))
     return {"n_bad": 0, "dev": float(dev), "XTr": Xt.tdot(r)}
@@ -272,9 +271,8 @@ def final_stat(X, y, s, beta, family, link, fit_intercept, kernel, mu0, info, sc
     if n == 0:
         return out
     eta = Xt.dot(beta)
-    log_link = link.name == "log"
-    mu = link.inverse(eta, out=Xt.work(0)) if log_link else link.inverse(eta)
-    log_mu = link.log_inverse(eta, out=Xt.work(1)) if log_link else None  # log μ = η
+    mu = link.inverse(eta, out=Xt.work(0))
+    log_mu = link.log_inverse(eta, out=Xt.work(1)) if link.name == "log" else None  # log μ = η
     out["dev"] = float(s @ kernel(y, mu, log_mu))
     # the null model's constant μ₀ and its one log, in the scratch vectors (log μ is spent)
     mu0_n = Xt.work(2)

@@ -68,8 +68,8 @@ class Family:
         and is computed once. Returns (kernel, c(y)); the default is (unit_deviance, 0).
         Every kernel is ``kernel(y, μ, log_mu=None)``: ``log_mu`` (log μ, known without a log
         under the log link) replaces log μ where the kernel has one. A kernel may overwrite
-        ``log_mu`` (its callers pass a fresh array, made for the call): Poisson's builds its
-        result in it, saving an n-sized copy per evaluation."""
+        ``log_mu`` (its callers pass a scratch array that they do not read again): Poisson's,
+        Gamma's and Tweedie's build their result in it, saving n-sized temporaries."""
 
         def kernel(y, mu, log_mu=None):
             return self.unit_deviance(y, mu)

@@ -22,7 +22,11 @@ def _clip01(mu):
 
 
 class Link:
-    """Base class: ``link(μ) = g(μ)``, ``inverse(η) = g⁻¹(η)``, ``deriv(μ) = g′(μ)``."""
+    """Base class: ``link(μ) = g(μ)``, ``inverse(η, out=None) = g⁻¹(η)``, ``deriv(μ) = g′(μ)``.
+
+    ``out`` of ``inverse``: an array of η's shape that μ may be written into and returned (a
+    fit's evaluations lend one, see :meth:`._glm_blocks.Design.work`); a link whose formula
+    has no in-place form (identity: μ is η itself) returns its own array instead."""
 
     name = "link"
 
@@ -43,7 +47,7 @@ class Identity(Link):
         """η = μ"""
         return np.asarray(mu, dtype=float)
 
-    def inverse(self, eta):
+    def inverse(self, eta, out=None):
         """μ = η"""
         return np.asarray(eta, dtype=float)
 
@@ -62,8 +66,7 @@ class Log(Link):
         return np.log(np.maximum(mu, _TINY))
 
     def inverse(self, eta, out=None):
-        """μ = exp η  (η capped so that μ stays finite); ``out``: an array of η's shape to write
-        μ into (a fit's evaluations reuse one, see :meth:`._glm_blocks.Design.work`)."""
+        """μ = exp η  (η capped so that μ stays finite)"""
         eta = np.minimum(eta, _ETA_MAX, out=out)  # a new array (or out): exp works in place
         return np.exp(eta, out=eta) if isinstance(eta, np.ndarray) else np.exp(eta)
 
@@ -89,9 +92,9 @@ class Logit(Link):
         mu = _clip01(mu)
         return np.log(mu / (1.0 - mu))
 
-    def inverse(self, eta):
+    def inverse(self, eta, out=None):
         """μ = 1 / (1 + exp(−η))"""
-        return expit(eta)
+        return expit(eta, out=out)
 
     def deriv(self, mu):
         """g′(μ) = 1 / (μ(1 − μ))"""
@@ -108,9 +111,9 @@ class Probit(Link):
         """η = Φ⁻¹(μ)"""
         return ndtri(_clip01(mu))
 
-    def inverse(self, eta):
+    def inverse(self, eta, out=None):
         """μ = Φ(η)"""
-        return ndtr(eta)
+        return ndtr(eta, out=out)
 
     def deriv(self, mu):
         """g′(μ) = 1 / φ(Φ⁻¹(μ)),  φ the standard normal density"""
@@ -127,7 +130,7 @@ class CLogLog(Link):
         """η = log(−log(1 − μ))"""
         return np.log(-np.log1p(-_clip01(mu)))
 
-    def inverse(self, eta):
+    def inverse(self, eta, out=None):
         """μ = 1 − exp(−exp η)"""
         return -np.expm1(-np.exp(np.minimum(eta, _ETA_MAX)))
 
@@ -146,7 +149,7 @@ class Inverse(Link):
         """η = 1/μ"""
         return 1.0 / np.asarray(mu, dtype=float)
 
-    def inverse(self, eta):
+    def inverse(self, eta, out=None):
         """μ = 1/η"""
         with np.errstate(divide="ignore"):
             return 1.0 / np.asarray(eta, dtype=float)
@@ -165,7 +168,7 @@ class InverseSquared(Link):
         """η = 1/μ²"""
         return 1.0 / np.asarray(mu, dtype=float) ** 2
 
-    def inverse(self, eta):
+    def inverse(self, eta, out=None):
         """μ = η^(−1/2)  (NaN for η ≤ 0: outside the family's domain)"""
         eta = np.asarray(eta, dtype=float)
         with np.errstate(divide="ignore", invalid="ignore"):
