@@ -62,7 +62,9 @@ them, exactly as scikit-learn's (same sweeps, same ``n_iter_``). Each outer iter
    (without the absolute value when w >= 0): such features are set to 0 and left out;
 3. the working set W is the support {j: wⱼ ≠ 0} and the features of smallest score sⱼ (the
    dual constraints nearest to violation, or violated: sⱼ < 0), |W| = min(#unscreened,
-   max(``WS_MIN``, 2·|support|, previous |W|));
+   max(``WS_MIN``, 2·|support|)). |W| follows the support down as well as up: a set that kept
+   its largest size paid for features long since zero (on 1,000 × 20,000 with 960 non-zeros,
+   2,974 features per epoch where 1,930 did);
 4. the subproblem on W: epochs of the cyclic update above over j ∈ W only, until the largest
    violation met in an epoch is below ``INNER_FRACTION`` times the outer max vⱼ. Every
    K = ``ANDERSON_K`` epochs, with the last K + 1 iterates w⁽⁰⁾…w⁽ᴷ⁾ on W and their differences
@@ -73,16 +75,19 @@ them, exactly as scikit-learn's (same sweeps, same ``n_iter_``). Each outer iter
        c = \\frac{(U^T U)^{-1}\\mathbf 1}{\\mathbf 1^T (U^T U)^{-1}\\mathbf 1},\\qquad
        w_e = \\sum_{k=1}^{K} c_k\\, w^{(k)},
 
-   kept (with R_e = y − Xw_e) only if P(w_e) < P(w), so P never increases.
+   kept only if P(w_e) < P(w), so P never increases. Its residual needs no pass over X_W:
+   R is affine in w and Σₖ cₖ = 1, so R_e = y − Xw_e = Σₖ cₖ R⁽ᵏ⁾ from the stored residuals.
 
 ``n_iter_`` then counts epochs (passes over W); ``history_`` has P/n after every epoch and G/n
 at the start of every outer iteration (NaN elsewhere).
 
 Arithmetic and threads
 ----------------------
-No ``fastmath``: every sum is in a fixed order, the same on every CPU. Every sum over samples is
-split into blocks of ``BLOCK`` rows (a constant), each block summed by :func:`_dot_range`, and the
-block sums added in block order. On tall data (n >= ``PARALLEL_MIN_ROWS``) the blocks of each
+Every sum over samples is split into blocks of ``BLOCK`` rows (a constant), each block summed
+by :func:`_dot_range`, and the block sums added in block order. Inside a block the compiler may
+split the sum into SIMD lanes (``fastmath={"reassoc"}`` on that one function, three times
+faster than a fixed scalar order): the lanes depend on the CPU's vector width, so two CPUs may
+differ in the last bits, but one machine gives the same bits on every run. On tall data (n >= ``PARALLEL_MIN_ROWS``) the blocks of each
 coordinate's Xⱼᵀr and of the update R ← R − δXⱼ are shared among Numba's threads; the additions
 are the same, so coefficients, gaps and sweep counts are bit-for-bit the same with any number of
 threads and on either path. No BLAS is called (the means are blocked sums too), so
