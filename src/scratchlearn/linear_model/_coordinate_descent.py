@@ -87,12 +87,13 @@ Every sum over samples is split into blocks of ``BLOCK`` rows (a constant), each
 by :func:`_dot_range`, and the block sums added in block order. Inside a block the compiler may
 split the sum into SIMD lanes (``fastmath={"reassoc"}`` on that one function, three times
 faster than a fixed scalar order): the lanes depend on the CPU's vector width, so two CPUs may
-differ in the last bits, but one machine gives the same bits on every run. On tall data (n >= ``PARALLEL_MIN_ROWS``) the blocks of each
-coordinate's Xⱼᵀr and of the update R ← R − δXⱼ are shared among Numba's threads; the additions
-are the same, so coefficients, gaps and sweep counts are bit-for-bit the same with any number of
-threads and on either path. No BLAS is called (the means are blocked sums too), so
-``OPENBLAS_NUM_THREADS`` does not change them either. The means and the centring are single
-passes on one thread; the threaded kernels are compiled only when a tall problem is first seen,
+differ in the last bits, but one machine gives the same bits on every run. On tall data
+(n >= ``PARALLEL_MIN_ROWS``) the blocks of each coordinate's Xⱼᵀr and of the update
+R ← R − δXⱼ are shared among Numba's threads; the additions are the same, so coefficients, gaps
+and sweep counts are bit-for-bit the same with any number of threads and on either path. No
+BLAS is called (the means are blocked sums too), so ``OPENBLAS_NUM_THREADS`` does not change
+them either. The means and the centring are single passes on one thread; the threaded kernels
+are compiled only when a tall problem is first seen,
 so a user with small data never pays for their compilation.
 """
 
