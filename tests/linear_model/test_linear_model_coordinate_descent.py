@@ -424,3 +424,55 @@ def test_centred_fortran_is_the_centred_scaled_copy_in_column_order(shape):
     out = cd.centred_fortran(A, m, root)
     assert out.flags.f_contiguous
     np.testing.assert_array_equal(out, (A - m) * root[:, None])
+
+
+@pytest.mark.parametrize("positive", [False, True])
+def test_anderson_residual_is_the_combination_of_the_stored_residuals(positive):
+    """The extrapolated residual is built as Σₖ cₖR⁽ᵏ⁾ without touching X; it must be the
+    residual y − Xw_e of the point kept, also where w >= 0 clips an entry of w_e to 0.
+
+    Iterates w⁽ᵏ⁾ = a + Σₘ ρₘᵏbₘ converge to a, which has entries below 0 that the iterates
+    (the bₘ large and positive) never reach; the extrapolation lands near a, so with
+    ``positive`` some of its entries are clipped. y = X·w_e, with w_e computed here by the same
+    formula, makes P(w_e) ≈ 0 < P(w) (λ₁ = λ₂ = 0), so the extrapolation is kept.
+
+    Tolerance: each R⁽ᵏ⁾ = y − Xw⁽ᵏ⁾ here, and y − Xw at the end, is exact to (d + 1)ε·s per
+    row, s = max over rows of |y| + |X|·max(|w⁽ᵏ⁾|, |w_e|); the kernel's combination multiplies
+    those errors by Σ|cₖ| and adds K roundings of size Σ|cₖ|·ε·s, and each clipped entry one
+    more of size ε·s: at most (Σ|cₖ| + 1)(d + K + |W| + 2)·ε·s."""
+    from scratchlearn.linear_model import _cd_kernels as cd
+
+    K = cd.ANDERSON_K
+    rng = np.random.default_rng(3)
+    n, d = 40, 12
+    ws = np.array([1, 2, 4, 5, 7, 8, 10, 11])
+    X = rng.standard_normal((n, d))
+    a = rng.standard_normal(ws.size)
+    a[:3] = -1.0 - np.abs(a[:3])
+    B = 10.0 + rng.uniform(size=(K, ws.size))
+    rates = np.array([0.9, 0.7, 0.5, 0.3, 0.1])
+    last = np.array([a + (rates**k) @ B for k in range(K + 1)])
+    assert np.all(last >= 0)  # the iterates are feasible for w >= 0
+    U = np.diff(last, axis=0)
+    z = np.linalg.solve(U @ U.T, np.ones(K))
+    c = z / z.sum()
+    w_e = c @ last[1:]
+    if positive:
+        assert np.sum(w_e < 0) >= 2  # the premise: the clipping correction is exercised
+        w_e = np.maximum(w_e, 0.0)
+    w_full_e = np.zeros(d)
+    w_full_e[ws] = w_e
+    y = X @ w_full_e
+    w, last_R = np.zeros(d), np.empty((K + 1, n))
+    for k in range(K + 1):
+        w[ws] = last[k]
+        last_R[k] = y - X @ w
+    R = last_R[K].copy()
+    Xt = np.asfortranarray(X).T
+    assert cd._try_anderson(w, Xt, y, R, ws, last, last_R, 0.0, 0.0, positive, None, np.empty(n))
+    if positive:
+        assert np.all(w >= 0) and np.all(w[ws][w_e == 0] == 0)
+    big = np.maximum(np.abs(last).max(axis=0), np.abs(c @ last[1:]))
+    s = np.max(np.abs(y) + np.abs(X[:, ws]) @ big)
+    bound = (np.abs(c).sum() + 1) * (d + K + ws.size + 2) * EPS * s
+    assert np.max(np.abs(R - (y - X @ w))) <= bound
