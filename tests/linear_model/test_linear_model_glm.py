@@ -693,3 +693,33 @@ def test_tweedie_regressor_skips_the_series_loglike_that_the_glm_computes():
     assert abs(fast.deviance_ - full.deviance_) <= excess + rounding
     # powers whose density is closed-form keep their likelihood
     assert np.isfinite(TweedieRegressor(power=1.0, alpha=0.0).fit(X, y + 1).llf_)
+
+
+@pytest.mark.parametrize("name", ["poisson", "binomial"])
+def test_loglike_from_the_kernel_sum_is_the_loglike(name):
+    """φ-free families: ℓ = c(y, s) − ½ Σ sᵢk(yᵢ, μᵢ) with the deviance's kernel k, so the fit
+    statistics take ℓ from the kernel sum instead of a pass of its own. Here against the
+    family's direct ℓ at random μ, with weights (binomial: trials).
+
+    Tolerance: two sums of n terms each exact to a few ulp, at most 4nε·Σ|term| apart, with
+    Σ|term| = Σ sᵢ(|yᵢ log μᵢ| + |(1 − yᵢ) log(1 − μᵢ)| or μᵢ) + |y-only part|."""
+    rng = np.random.default_rng(7)
+    n = 2_000
+    fam = make_family(name)
+    if name == "poisson":
+        mu = rng.uniform(0.1, 20.0, n)
+        y = rng.poisson(mu).astype(float)
+        s = rng.uniform(0.5, 2.0, n)
+        size = s @ (np.abs(y * np.log(mu)) + mu) + np.abs(fam.loglike(y, np.ones(n), s))
+    else:
+        mu = rng.uniform(0.01, 0.99, n)
+        s = rng.integers(1, 20, n).astype(float)
+        y = rng.binomial(s.astype(int), mu) / s
+        size = s @ (np.abs(y * np.log(mu)) + np.abs((1 - y) * np.log1p(-mu)))
+        size += np.abs(fam.loglike(y, np.full(n, 0.5), s))
+    kernel = fam.deviance_split(y)[0]
+    k_sum = float(s @ kernel(y, mu))
+    llf = fam.loglike_from_kernel(k_sum, y, s)
+    assert llf is not None
+    assert abs(llf - fam.loglike(y, mu, s)) <= 4 * n * EPS * size
+    assert make_family("gamma").loglike_from_kernel(k_sum, y, s) is None  # φ to estimate

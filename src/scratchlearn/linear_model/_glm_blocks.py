@@ -292,8 +292,11 @@ def final_stat(X, y, s, beta, family, link, fit_intercept, kernel, mu0, info, sc
         out["n_edge"] = int(np.count_nonzero((mu < edge) | (mu > 1 - edge)))
     if info:
         out["info"] = Xt.gram(working_weights_response(family, link, y, s, eta, mu)[0])
-    if scale is not None:
-        out["llf"] = loglike_stat(Xt, y, s, beta, family, link, fit_intercept, scale)
+    if scale is not None:  # φ known (= 1): ℓ from the kernel sum where the family can
+        llf = family.loglike_from_kernel(out["dev"], y, s)
+        if llf is None:
+            llf = loglike_stat(Xt, y, s, beta, family, link, fit_intercept, scale)
+        out["llf"] = llf
     return out
 
 

@@ -76,6 +76,13 @@ class Family:
 
         return kernel, np.zeros_like(y)
 
+    def loglike_from_kernel(self, k_sum, y, s):
+        """ℓ at φ = 1 from Σ sᵢk(yᵢ, μᵢ), the kernel sum of :meth:`deviance_split` that the
+        deviance has already made, where ℓ is −½ of it plus a term of y and s alone (Poisson,
+        binomial): a pass over the data and its logarithms saved. None where it is not (the
+        caller then evaluates :meth:`loglike`)."""
+        return None
+
     def __repr__(self):
         return f"{type(self).__name__}()"
 
@@ -152,8 +159,17 @@ class Binomial(Family):
         """ℓ = Σ [log C(sᵢ, sᵢyᵢ) + sᵢyᵢ log μᵢ + sᵢ(1 − yᵢ) log(1 − μᵢ)]"""
         mu = self.clip_mu(mu)
         k = s * y
-        log_comb = gammaln(s + 1) - gammaln(k + 1) - gammaln(s - k + 1)
-        return float(np.sum(log_comb + xlogy(k, mu) + xlogy(s - k, 1.0 - mu)))
+        return float(np.sum(self._log_comb(y, s) + xlogy(k, mu) + xlogy(s - k, 1.0 - mu)))
+
+    @staticmethod
+    def _log_comb(y, s):
+        """log C(sᵢ, sᵢyᵢ)"""
+        k = s * y
+        return gammaln(s + 1) - gammaln(k + 1) - gammaln(s - k + 1)
+
+    def loglike_from_kernel(self, k_sum, y, s):
+        """ℓ = Σ log C(sᵢ, sᵢyᵢ) − ½ Σ sᵢk(yᵢ, μᵢ), k = −2[y log μ + (1 − y) log(1 − μ)]"""
+        return float(np.sum(self._log_comb(y, s))) - 0.5 * k_sum
 
 
 class Poisson(Family):
@@ -204,6 +220,10 @@ class Poisson(Family):
     def loglike(self, y, mu, s, scale=1.0):
         """ℓ = Σ sᵢ[yᵢ log μᵢ − μᵢ − log yᵢ!]"""
         return float(np.sum(s * (xlogy(y, mu) - mu - _log_factorial(y))))
+
+    def loglike_from_kernel(self, k_sum, y, s):
+        """ℓ = −½ Σ sᵢk(yᵢ, μᵢ) − Σ sᵢ log yᵢ!, k = 2(μ − y log μ)"""
+        return -0.5 * k_sum - float(s @ _log_factorial(y))
 
 
 class Gamma(Family):
