@@ -723,3 +723,40 @@ def test_loglike_from_the_kernel_sum_is_the_loglike(name):
     assert llf is not None
     assert abs(llf - fam.loglike(y, mu, s)) <= 4 * n * EPS * size
     assert make_family("gamma").loglike_from_kernel(k_sum, y, s) is None  # φ to estimate
+
+
+def test_irls_builds_the_normal_equations_only_for_the_steps_it_takes(monkeypatch):
+    """In memory an IRLS point computes D and X̃ᵀr first; X̃ᵀWX̃ (the Gram product, most of an
+    evaluation) only when a step is taken from it: one per iteration, none at the converged
+    last point. The split evaluation is the one-pass one: same D and X̃ᵀr exactly, the same
+    normal equations to the rounding of the products (X̃ᵀ[r, Wz] in one product or two: each
+    entry a sum of n terms exact to nε·Σ|term|)."""
+    from scratchlearn.linear_model import _glm_blocks
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((3_000, 4))
+    y = rng.poisson(np.exp(X @ np.array([0.3, -0.2, 0.1, 0.0]) + 0.5)).astype(float)
+    calls = []
+    gram = _glm_blocks.Design.gram
+    monkeypatch.setattr(
+        _glm_blocks.Design, "gram", lambda self, W: calls.append(1) or gram(self, W)
+    )
+    # α > 0: no standard errors, so no Fisher information X̃ᵀWX̃ among the statistics
+    m = PoissonRegressor(solver="newton-cholesky", alpha=0.01).fit(X, y)
+    assert m.stop_reason_ == "grad_norm" and m.n_iter_ >= 2 and len(calls) == m.n_iter_
+    fam, link = make_family("poisson"), LINKS["log"]()
+    s, beta = np.ones(len(y)), np.append(m.coef_, m.intercept_) + 0.01
+    args = (X, y, s, beta, fam, link, True, (y.mean(), y.max()))
+    one = _glm_blocks.irls_stat(*args)  # "all": X̃ᵀ[r, Wz] in one product
+    point = _glm_blocks.irls_stat(*args, parts="point")
+    system = _glm_blocks.irls_stat(*args, parts="system")
+    assert point["dev"] == one["dev"]
+    Xt = np.column_stack([X, np.ones(len(y))])
+    mu = np.exp(Xt @ beta)
+    W, z = mu, Xt @ beta + (y - mu) / mu
+    for key, value, terms in [
+        ("XTr", point["XTr"], np.abs(Xt).T @ np.abs(y - mu)),
+        ("XTWz", system["XTWz"], np.abs(Xt).T @ np.abs(W * z)),
+        ("H", system["H"], np.abs(Xt).T @ (W[:, None] * np.abs(Xt))),
+    ]:
+        assert np.all(np.abs(value - one[key]) <= 2 * len(y) * EPS * terms), key

@@ -193,13 +193,15 @@ def _invalid(p):
             "H": np.zeros((p, p))}  # fmt: skip
 
 
-def irls_stat(X, y, s, beta, family, link, fit_intercept, start, kernel=None):
+def irls_stat(X, y, s, beta, family, link, fit_intercept, start, kernel=None, parts="all"):
     """D = Σ sᵢd(yᵢ, μᵢ), X̃ᵀr, X̃ᵀWz and X̃ᵀWX̃ of a block: one IRLS iteration's data.
 
     ``beta`` None: at the starting means μ₀ = family.starting_mu(y, s, ȳ, max y) with
     η = g(μ₀), ``start`` = (ȳ, max y) of the whole data. Otherwise at η = X̃β; μ outside the
     mean domain gives ``n_bad`` = 1. ``kernel`` (Dask fits) adds "noise" = Σ sᵢ|k(yᵢ, μᵢ)|
-    (see :func:`noise_stat`), so that no second pass is needed for it.
+    (see :func:`noise_stat`), so that no second pass is needed for it. ``parts``: "all", or
+    "point" (D and X̃ᵀr: they alone decide whether a point is accepted and whether the fit has
+    converged) and "system" (X̃ᵀWz and X̃ᵀWX̃, whose Gram product is most of the cost) apart.
     """
     Xt, s = _block(X, y, s, fit_intercept)
     p = Xt.shape[1]
@@ -214,7 +216,13 @@ def irls_stat(X, y, s, beta, family, link, fit_intercept, start, kernel=None):
         mu = link.inverse(eta)
         if not family.valid_mu(mu):
             return {**_invalid(p), **({"noise": 0.0} if kernel is not None else {})}
+    if parts == "system":
+        W, z = working_weights_response(family, link, y, s, eta, mu)
+        return {"XTWz": Xt.tdot(W * z), "H": Xt.gram(W)}
     out = {"n_bad": 0, "dev": family.deviance(y, mu, s)}  # exact form: the stop rule's precision
+    if parts == "point":
+        out["XTr"] = Xt.tdot(residual(y, s, family, link, mu))
+        return out
     W, z = working_weights_response(family, link, y, s, eta, mu)
     if beta is None:  # at μ₀: the gradient and the right-hand side as two products
         out["XTr"] = Xt.tdot(residual(y, s, family, link, mu))
@@ -335,11 +343,11 @@ class GLMData:
         kw = {} if combine is None else {"combine": combine}
         return block_reduce(stat, self.X, self.y, self.s, static=static, **kw)
 
-    def irls(self, beta):
+    def irls(self, beta, parts="all"):
         """:func:`irls_stat` summed over blocks (with the noise sum on Dask: no extra pass)."""
         return self._reduce(
             irls_stat, beta, self.family, self.link, self.fit_intercept, self.start,
-            self.kernel if self.dask else None,
+            self.kernel if self.dask else None, parts,
         )  # fmt: skip
 
     def noise(self, beta):
