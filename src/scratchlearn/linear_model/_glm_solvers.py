@@ -147,9 +147,10 @@ def _irls_start(data, penalty, beta0, beta_fallback):
 def irls(data, penalty, beta0, max_iter, tol, beta_fallback=None):
     """(X̃ᵀWX̃ + S·diag(penalty))β = X̃ᵀWz with z = η + g′(μ)(y − μ), W = s/(g′(μ)²V(μ)).
 
-    ``data`` is a :class:`~._glm_blocks.GLMData`: each evaluation of a β is one pass over it
-    (:func:`~._glm_blocks.irls_stat`), which gives L and ‖∇L‖∞ there and the normal equations
-    of the next step at once.
+    ``data`` is a :class:`~._glm_blocks.GLMData`: each evaluation of a β
+    (:func:`~._glm_blocks.irls_stat`) gives L and ‖∇L‖∞ there, and the normal equations of the
+    next step when one is taken from it (see :class:`_Point`: in memory a second pass, on Dask
+    the same one).
 
     Stops when ‖∇L(β)‖∞ ≤ tol ("grad_norm"). That bounds the coefficient error: where L is
     μ-strongly convex around its minimiser β*, ‖β − β*‖₂ ≤ ‖∇L(β)‖₂/μ ≤ √p·tol/μ. (A rule on
