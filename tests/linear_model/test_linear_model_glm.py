@@ -16,6 +16,7 @@ from _glm_bounds import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.special import gammaln
 
 from scratchlearn.exceptions import ConvergenceWarning, DivergenceError, InvalidParameterError
 from scratchlearn.linear_model._glm import (
@@ -695,34 +696,48 @@ def test_tweedie_regressor_skips_the_series_loglike_that_the_glm_computes():
     assert np.isfinite(TweedieRegressor(power=1.0, alpha=0.0).fit(X, y + 1).llf_)
 
 
-@pytest.mark.parametrize("name", ["poisson", "binomial"])
-def test_loglike_from_the_kernel_sum_is_the_loglike(name):
-    """φ-free families: ℓ = c(y, s) − ½ Σ sᵢk(yᵢ, μᵢ) with the deviance's kernel k, so the fit
-    statistics take ℓ from the kernel sum instead of a pass of its own. Here against the
-    family's direct ℓ at random μ, with weights (binomial: trials).
+@pytest.mark.parametrize(
+    "name, equal_weights",
+    [("poisson", False), ("binomial", False), ("gamma", False), ("gamma", True)],
+)
+def test_loglike_from_the_kernel_sum_is_the_loglike(name, equal_weights):
+    """ℓ = c(y, s, φ) − Σ sᵢk(yᵢ, μᵢ)/(2φ) with the deviance's kernel k, so the fit statistics
+    take ℓ from the kernel sum instead of a pass of its own. Here against the family's direct
+    ℓ at random μ, with weights (binomial: trials), gamma at φ = 0.7 (its equal-weights path
+    computes the ν terms once).
 
     Tolerance: two sums of n terms each exact to a few ulp, at most 4nε·Σ|term| apart, with
-    Σ|term| = Σ sᵢ(|yᵢ log μᵢ| + |(1 − yᵢ) log(1 − μᵢ)| or μᵢ) + |y-only part|."""
+    Σ|term| the sum of the absolute values of every term of either form."""
     rng = np.random.default_rng(7)
     n = 2_000
     fam = make_family(name)
+    s = np.full(n, 1.5) if equal_weights else rng.uniform(0.5, 2.0, n)
+    scale = 1.0
     if name == "poisson":
         mu = rng.uniform(0.1, 20.0, n)
         y = rng.poisson(mu).astype(float)
-        s = rng.uniform(0.5, 2.0, n)
         size = s @ (np.abs(y * np.log(mu)) + mu) + np.abs(fam.loglike(y, np.ones(n), s))
-    else:
+    elif name == "binomial":
         mu = rng.uniform(0.01, 0.99, n)
         s = rng.integers(1, 20, n).astype(float)
         y = rng.binomial(s.astype(int), mu) / s
         size = s @ (np.abs(y * np.log(mu)) + np.abs((1 - y) * np.log1p(-mu)))
         size += np.abs(fam.loglike(y, np.full(n, 0.5), s))
+    else:
+        scale = 0.7
+        mu = rng.uniform(0.5, 5.0, n)
+        y = rng.gamma(2.0, mu / 2.0)
+        nu = s / scale
+        size = np.sum(
+            np.abs(nu * np.log(nu)) + np.abs(gammaln(nu)) + (nu + 1) * np.abs(np.log(y))
+            + nu * (np.abs(np.log(mu)) + y / mu)
+        )  # fmt: skip
     kernel = fam.deviance_split(y)[0]
     k_sum = float(s @ kernel(y, mu))
-    llf = fam.loglike_from_kernel(k_sum, y, s)
+    llf = fam.loglike_from_kernel(k_sum, y, s, scale)
     assert llf is not None
-    assert abs(llf - fam.loglike(y, mu, s)) <= 4 * n * EPS * size
-    assert make_family("gamma").loglike_from_kernel(k_sum, y, s) is None  # φ to estimate
+    assert abs(llf - fam.loglike(y, mu, s, scale)) <= 4 * n * EPS * size
+    assert make_family("normal").loglike_from_kernel(k_sum, y, s, scale) is None
 
 
 def test_irls_builds_the_normal_equations_only_for_the_steps_it_takes(monkeypatch):

@@ -301,7 +301,7 @@ def final_stat(X, y, s, beta, family, link, fit_intercept, kernel, mu0, info, sc
     if info:
         out["info"] = Xt.gram(working_weights_response(family, link, y, s, eta, mu)[0])
     if scale is not None:  # φ known (= 1): ℓ from the kernel sum where the family can
-        llf = family.loglike_from_kernel(out["dev"], y, s)
+        llf = family.loglike_from_kernel(out["dev"], y, s, scale)
         if llf is None:
             llf = loglike_stat(Xt, y, s, beta, family, link, fit_intercept, scale)
         out["llf"] = llf

@@ -7,6 +7,8 @@ bodies are their docstring formulas; ``loglike`` follows statsmodels' definition
 ``llf_``, ``aic_`` and ``bic_`` can be compared with ``statsmodels.api.GLM``.
 """
 
+import math
+
 import numpy as np
 from scipy.special import gammaln, log_wright_bessel, xlogy
 
@@ -76,11 +78,11 @@ class Family:
 
         return kernel, np.zeros_like(y)
 
-    def loglike_from_kernel(self, k_sum, y, s):
-        """ℓ at φ = 1 from Σ sᵢk(yᵢ, μᵢ), the kernel sum of :meth:`deviance_split` that the
-        deviance has already made, where ℓ is −½ of it plus a term of y and s alone (Poisson,
-        binomial): a pass over the data and its logarithms saved. None where it is not (the
-        caller then evaluates :meth:`loglike`)."""
+    def loglike_from_kernel(self, k_sum, y, s, scale=1.0):
+        """ℓ at φ = ``scale`` from Σ sᵢk(yᵢ, μᵢ), the kernel sum of :meth:`deviance_split` that
+        the deviance has already made, where ℓ is −1/(2φ) of it plus terms of y, s and φ alone
+        (Poisson, binomial, gamma): a pass over X and the logarithms of μ saved. None where it
+        is not (the caller then evaluates :meth:`loglike`)."""
         return None
 
     def __repr__(self):
@@ -167,7 +169,7 @@ class Binomial(Family):
         k = s * y
         return gammaln(s + 1) - gammaln(k + 1) - gammaln(s - k + 1)
 
-    def loglike_from_kernel(self, k_sum, y, s):
+    def loglike_from_kernel(self, k_sum, y, s, scale=1.0):
         """ℓ = Σ log C(sᵢ, sᵢyᵢ) − ½ Σ sᵢk(yᵢ, μᵢ), k = −2[y log μ + (1 − y) log(1 − μ)]"""
         return float(np.sum(self._log_comb(y, s))) - 0.5 * k_sum
 
@@ -221,7 +223,7 @@ class Poisson(Family):
         """ℓ = Σ sᵢ[yᵢ log μᵢ − μᵢ − log yᵢ!]"""
         return float(np.sum(s * (xlogy(y, mu) - mu - _log_factorial(y))))
 
-    def loglike_from_kernel(self, k_sum, y, s):
+    def loglike_from_kernel(self, k_sum, y, s, scale=1.0):
         """ℓ = −½ Σ sᵢk(yᵢ, μᵢ) − Σ sᵢ log yᵢ!, k = 2(μ − y log μ)"""
         return -0.5 * k_sum - float(s @ _log_factorial(y))
 
@@ -273,6 +275,18 @@ class Gamma(Family):
         nu = s / scale
         r = y / mu
         return float(np.sum(nu * np.log(nu * r) - nu * r - gammaln(nu) - np.log(y)))
+
+    def loglike_from_kernel(self, k_sum, y, s, scale=1.0):
+        """ℓ = Σ [νᵢ log νᵢ − log Γ(νᵢ) + (νᵢ − 1) log yᵢ] − Σ sᵢk(yᵢ, μᵢ)/(2φ), νᵢ = sᵢ/φ and
+        k = 2(y/μ + log μ): :meth:`loglike` with ν(log y − log μ − y/μ) = −νk/2 + ν log y.
+        Equal weights (the usual case) make the first sum n times one term."""
+        if s.min() == s.max():
+            nu = s[0] / scale
+            part = len(s) * (nu * math.log(nu) - gammaln(nu)) + (nu - 1.0) * np.log(y).sum()
+        else:
+            nu = s / scale
+            part = np.sum(nu * np.log(nu) - gammaln(nu) + (nu - 1.0) * np.log(y))
+        return float(part) - k_sum / (2.0 * scale)
 
 
 class InverseGaussian(Family):

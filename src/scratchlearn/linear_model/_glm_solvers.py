@@ -262,7 +262,9 @@ def fit_statistics(data, beta, alpha, series_loglike=True):
     φ̂ = Σ sᵢ(yᵢ − μᵢ)²/V(μᵢ) / (n − p), ℓ at φ = scale, AIC = −2ℓ + 2p, BIC = −2ℓ + p log n and
     se = √diag(φ(X̃ᵀWX̃)⁻¹) (NaN when alpha > 0). Keys: deviance, null_deviance, dispersion,
     scale, llf, aic, bic, bse, and n_edge (binomial μ within 10ε of 0 or 1). One pass over the
-    data (:func:`~._glm_blocks.final_stat`), and a second for ℓ (it needs φ).
+    data (:func:`~._glm_blocks.final_stat`); ℓ from its kernel sum where the family allows
+    (:meth:`~._glm_family.Family.loglike_from_kernel`: Poisson, binomial, gamma), else a second
+    pass (it needs φ, which the first pass estimates).
 
     ``series_loglike=False`` skips the one log-likelihood that is an infinite series, the
     compound Poisson-gamma (Tweedie 1 < p < 2: Wright's Bessel function per positive yᵢ, many
@@ -289,8 +291,14 @@ def fit_statistics(data, beta, alpha, series_loglike=True):
         llf = np.nan
     elif known is not None:
         llf = float(t["llf"])
-    else:  # φ estimated from this pass's Pearson χ²: a second pass
-        llf = float(data._reduce(loglike_stat, beta, family, link, data.fit_intercept, llf_scale))
+    else:  # φ estimated from this pass's Pearson χ²: from the kernel sum, or a second pass
+        llf = None
+        if not data.dask and len(data.y):
+            s = np.ones(data.n) if data.s is None else data.s
+            llf = family.loglike_from_kernel(t["dev"], data.y, s, llf_scale)
+        if llf is None:
+            llf = data._reduce(loglike_stat, beta, family, link, data.fit_intercept, llf_scale)
+        llf = float(llf)
     out["llf"] = llf
     out["aic"] = -2.0 * llf + 2.0 * p
     out["bic"] = -2.0 * llf + p * math.log(n)
