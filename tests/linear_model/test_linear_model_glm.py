@@ -775,3 +775,58 @@ def test_irls_builds_the_normal_equations_only_for_the_steps_it_takes(monkeypatc
         ("H", system["H"], np.abs(Xt).T @ (W[:, None] * np.abs(Xt))),
     ]:
         assert np.all(np.abs(value - one[key]) <= 2 * len(y) * EPS * terms), key
+
+
+@pytest.mark.parametrize("family", ["poisson", "gamma", ("tweedie", 1.5), ("tweedie", 3.0)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_log_link_objective_in_eta_is_the_generic_one(family, weighted):
+    """Under the log link, Poisson, gamma and Tweedie evaluate L and ∇L in η (one or two
+    exponentials of η, dot products; :meth:`Poisson.log_link_objective`) where η is within the
+    link's guards; the generic path (clips, log μ, the in-place kernel, the residual's
+    division) must give the same numbers, and a design asked about another y must not reuse
+    the first y's s ⊙ y. Below the guard (μ = e^η underflows to 0) the generic path answers.
+
+    Tolerance: each quantity is a sum of n terms exact to a few ulp in either form, so the two
+    differ by at most 4nε·Σ|term|: over the two parts of the kernel for D (Poisson 2s(μ +
+    y|η|), gamma 2s(y/μ + |η|), Tweedie 2s(μ^(2−p)/|2−p| + yμ^(1−p)/|1−p|)) and |X̃|ᵀ(s ⊙ the
+    two parts of r) for X̃ᵀr."""
+    from scratchlearn.linear_model._glm_blocks import Design, deviance_kernel, objective_stat
+
+    name, power = (family, 0.0) if isinstance(family, str) else family
+    fam, link = make_family(name, power), LINKS["log"]()
+
+    class Generic(type(fam)):
+        log_link_objective = None
+
+    generic = Generic(power) if name == "tweedie" else Generic()
+    rng = np.random.default_rng(5)
+    n = 5_000
+    X = rng.standard_normal((n, 3))
+    beta = np.array([0.4, -0.3, 0.2, 0.7])
+    s = rng.uniform(0.5, 2.0, n) if weighted else np.ones(n)
+    kernel = deviance_kernel(fam)
+    Xt = np.column_stack([X, np.ones(n)])
+    eta = Xt @ beta
+    mu = np.exp(eta)
+    design = Design(X, True)
+    calls, in_eta = [], fam.log_link_objective
+    fam.log_link_objective = lambda *args: calls.append(1) or in_eta(*args)
+    for seed in (1, 2):  # the same design, two targets
+        rng_y = np.random.default_rng(seed)
+        y = rng_y.poisson(mu).astype(float) if name == "poisson" else rng_y.gamma(2.0, mu / 2)
+        fast = objective_stat(design, y, s, beta, fam, link, True, kernel)
+        ref = objective_stat(Design(X, True), y, s, beta, generic, link, True, kernel)
+        if name == "poisson":
+            d_terms, r_terms = mu + y * np.abs(eta), y + mu
+        elif name == "gamma":
+            d_terms, r_terms = y / mu + np.abs(eta), y / mu + 1
+        else:
+            a, b = mu ** (1 - power), mu ** (2 - power)
+            d_terms = b / abs(2 - power) + y * a / abs(1 - power)
+            r_terms = y * a + b
+        assert abs(fast["dev"] - ref["dev"]) <= 4 * n * EPS * (2 * s @ d_terms)
+        bound = 4 * n * EPS * (np.abs(Xt).T @ (s * r_terms))
+        assert np.all(np.abs(fast["XTr"] - ref["XTr"]) <= bound)
+    assert len(calls) == 2  # the η form answered, not the generic path
+    far = objective_stat(design, y, s, np.array([0.0, 0.0, 0.0, -800.0]), fam, link, True, kernel)
+    assert far["n_bad"] == 1 and len(calls) == 2  # the η form would have returned a finite L

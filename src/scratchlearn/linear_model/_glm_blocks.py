@@ -16,8 +16,10 @@ statistic of the whole data is the sum of the statistics of its blocks
 - :func:`setup_stat`: S = Σ s, Σ sy (ȳ), max y, Σ s c(y), n (max y combines by max), and the
   family's check of y, once per fit;
 - :func:`irls_stat`: D = Σ s d(y, μ), X̃ᵀr, X̃ᵀWz and X̃ᵀWX̃ at β (or at the starting μ₀):
-  everything one IRLS iteration needs, (p² + 2p + 2) numbers, in one pass;
-- :func:`objective_stat`: Σ s k(y, μ) and X̃ᵀr at β: L and ∇L for L-BFGS, p + 2 numbers;
+  everything one IRLS iteration needs, (p² + 2p + 2) numbers, in one pass (or in two parts:
+  the point, then its normal equations only when a step is taken from it);
+- :func:`objective_stat`: Σ s k(y, μ) and X̃ᵀr at β: L and ∇L for L-BFGS, p + 2 numbers (in
+  η itself under the log link where the family has the form: ``log_link_objective``);
 - :func:`noise_stat`: Σ s|k(y, μ)|, the scale of L's rounding (IRLS's flat-step test);
 - :func:`final_stat`, :func:`loglike_stat`: deviance, null deviance, Pearson χ², the Fisher
   information X̃ᵀWX̃ and the log-likelihood at the solution.
@@ -32,6 +34,7 @@ import math
 import numpy as np
 
 from ..utils._blocks import block_reduce, is_dask_collection
+from ._glm_link import _ETA_MAX, _LOG_TINY
 
 __all__ = [
     "Design",
@@ -73,6 +76,16 @@ class Design:
             self._work.append(np.empty(self.X.shape[0]))
         return self._work[i]
 
+    def memo(self, name, y, s, make):
+        """make(y, s), computed once per (y, s) of this design (e.g. s ⊙ y, which every
+        evaluation of a fit would otherwise rebuild); the entry holds y and s, so that another
+        array can never be taken for them."""
+        memos = self.__dict__.setdefault("_memos", {})
+        entry = memos.get(name)
+        if entry is None or entry[0] is not y or entry[1] is not s:
+            entry = memos[name] = (y, s, make(y, s))
+        return entry[2]
+
     def _scaled(self, r):
         """A = diag(r) X in an (n, d) buffer kept for the fit's later Gram products (IRLS makes
         one per iteration: a fresh X-sized array each time is X's size in page faults)."""
@@ -95,11 +108,14 @@ class Design:
         self._last = (np.array(beta, dtype=float), eta)
         return eta
 
-    def tdot(self, r):
-        """X̃ᵀr = (Xᵀr, Σr); r of shape (n,) or (n, k) (k products in one pass over X)"""
+    def tdot(self, r, r_sum=None):
+        """X̃ᵀr = (Xᵀr, Σr); r of shape (n,) or (n, k) (k products in one pass over X); ``r_sum``
+        Σr when the caller knows it (a pass saved)."""
         if not self.fit_intercept:
             return self.X.T @ r
-        return np.concatenate([self.X.T @ r, r.sum(axis=0, keepdims=True)])
+        if r_sum is None:
+            return np.concatenate([self.X.T @ r, r.sum(axis=0, keepdims=True)])
+        return np.append(self.X.T @ r, r_sum)
 
     def gram(self, W):
         """X̃ᵀ diag(W) X̃ = AᵀA with A = diag(√W) X̃, (p, p): one scaled copy of X and a symmetric
@@ -255,6 +271,18 @@ def objective_stat(X, y, s, beta, family, link, fit_intercept, kernel=None):
     if len(y) == 0:
         return {"n_bad": 0, "dev": 0.0, "XTr": np.zeros(p)}
     eta = Xt.dot(beta)  # (n,)
+    in_eta = getattr(family, "log_link_objective", None) if link.name == "log" else None
+    if (
+        in_eta is not None
+        and kernel is not None
+        and _LOG_TINY <= eta.min() <= eta.max() <= _ETA_MAX
+    ):
+        # the family's kernel and residual written in η (no guard clips anything here)
+        sy = Xt.memo(
+            "sy", y, s, lambda y, s: (s * y, float(s @ y), bool(np.all(s == 1.0)), s.sum())
+        )
+        dev, r, r_sum = in_eta(eta, y, s, sy, Xt.work)
+        return {"n_bad": 0, "dev": dev, "XTr": Xt.tdot(r, r_sum)}
     mu = link.inverse(eta, out=Xt.work(0))
     if not family.valid_mu(mu):  # outside the mean domain: an infinitely bad point
         return {"n_bad": 1, "dev": 0.0, "XTr": np.zeros(p)}
