@@ -263,6 +263,12 @@ def noise_stat(X, y, s, beta, family, link, fit_intercept, kernel):
         return float(s @ np.abs(kernel(y, family.clip_mu(mu))))
 
 
+def _weighted_target(y, s):
+    """(s ⊙ y, sᵀy, whether every sᵢ = 1, Σs): what the η forms of the objective
+    (``Family.log_link_objective``) read at every evaluation, made once per fit."""
+    return s * y, float(s @ y), bool(np.all(s == 1.0)), float(s.sum())
+
+
 def objective_stat(X, y, s, beta, family, link, fit_intercept, kernel=None):
     """Σ sᵢk(yᵢ, μᵢ) (Σ sᵢd(yᵢ, μᵢ) when ``kernel`` is None) and X̃ᵀr of a block at β:
     L = (that + Σ sᵢcᵢ)/(2S) + ½βᵀdiag(penalty)β and ∇L = −X̃ᵀr/S + penalty ⊙ β."""
@@ -278,10 +284,7 @@ def objective_stat(X, y, s, beta, family, link, fit_intercept, kernel=None):
         and _LOG_TINY <= eta.min() <= eta.max() <= _ETA_MAX
     ):
         # the family's kernel and residual written in η (no guard clips anything here)
-        sy = Xt.memo(
-            "sy", y, s, lambda y, s: (s * y, float(s @ y), bool(np.all(s == 1.0)), s.sum())
-        )
-        dev, r, r_sum = in_eta(eta, y, s, sy, Xt.work)
+        dev, r, r_sum = in_eta(eta, y, s, Xt.memo("sy", y, s, _weighted_target), Xt.work)
         return {"n_bad": 0, "dev": dev, "XTr": Xt.tdot(r, r_sum)}
     mu = link.inverse(eta, out=Xt.work(0))
     if not family.valid_mu(mu):  # outside the mean domain: an infinitely bad point
