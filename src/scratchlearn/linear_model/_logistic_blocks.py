@@ -61,6 +61,16 @@ def one_hot(y_idx, Kp):
     return (y_idx[:, None] == (np.arange(Kp) + (Kp == 1))).astype(np.float64)
 
 
+def _row_max(Z):
+    """maxₖ Zᵢₖ, column by column: NumPy reduces along a short last axis about 25 times slower
+    than K − 1 elementwise maxima (5,000 × 3: 144 µs against 6 µs), as it sums along one
+    about 15 times slower than a product with a vector of ones (the products above)."""
+    m = Z[:, 0].copy()
+    for k in range(1, Z.shape[1]):
+        np.maximum(m, Z[:, k], out=m)
+    return m
+
+
 def _unseparated(Z, Y):
     """Rows not strictly on their side (0 for all rows: the unpenalised MLE does not exist,
     the likelihood keeps increasing as ‖w‖ → ∞)."""
@@ -91,10 +101,11 @@ def loss_grad_block(X, Y, s_bar, theta, fit_intercept, count_unseparated=False):
         G = np.exp(z - lae) - y  # ∂ℓ/∂z = σ(z) − y, σ(z) = e^{z − log(1+e^z)}
         G = G[:, None]
     else:
-        Z -= Z.max(axis=1, keepdims=True)  # zᵢ − max zᵢ: softmax and ℓ are shift-invariant
+        Z -= _row_max(Z)[:, None]  # zᵢ − max zᵢ: softmax and ℓ are shift-invariant
         E = np.exp(Z)  # (n, K), entries in (0, 1]
-        total = E.sum(axis=1)
-        loss = np.log(total) - np.einsum("ik,ik->i", Z, Y)  # logsumexp(zᵢ) − z_{i,yᵢ}
+        ones = np.ones(Kp)
+        total = E @ ones  # Σₖ e^zᵢₖ
+        loss = np.log(total) - (Z * Y) @ ones  # logsumexp(zᵢ) − z_{i,yᵢ}
         E /= total[:, None]
         G = np.subtract(E, Y, out=E)  # softmax(Z) − Y, (n, K)
     F = float(s_bar @ loss)
@@ -102,7 +113,7 @@ def loss_grad_block(X, Y, s_bar, theta, fit_intercept, count_unseparated=False):
     grad = np.empty((Kp, d + int(fit_intercept)))
     grad[:, :d] = np.asarray(safe_sparse_dot(X.T, G)).T
     if fit_intercept:
-        grad[:, d] = G.sum(axis=0)
+        grad[:, d] = np.ones(len(G)) @ G  # Σᵢ Gᵢₖ
     if count_unseparated:
         return F, grad.ravel(), wrong
     return F, grad.ravel()
