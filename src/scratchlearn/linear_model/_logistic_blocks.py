@@ -113,7 +113,8 @@ def loss_grad_block(X, Y, s_bar, theta, fit_intercept, count_unseparated=False):
     grad = np.empty((Kp, d + int(fit_intercept)))
     grad[:, :d] = np.asarray(safe_sparse_dot(X.T, G)).T
     if fit_intercept:
-        grad[:, d] = np.ones(len(G)) @ G  # Σᵢ Gᵢₖ
+        # Σᵢ Gᵢₖ: a contiguous sum for one column, a product with ones for several
+        grad[:, d] = G.sum(axis=0) if Kp == 1 else np.ones(len(G)) @ G
     if count_unseparated:
         return F, grad.ravel(), wrong
     return F, grad.ravel()
