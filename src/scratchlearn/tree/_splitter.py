@@ -128,7 +128,7 @@ def split_rule(criterion, random, min_samples_leaf, min_weight_leaf, max_feature
 # -- the tree's own random stream (splitmix64, so the kernel needs no global state) ------------
 # The state is a uint64 scalar threaded through the calls (s, draw = f(s)): a scalar costs no
 # reference counting, where an array argument costs ~20 ns a call (atomic incref and decref).
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _next_u64(s):
     s = s + np.uint64(0x9E3779B97F4A7C15)
     z = (s ^ (s >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -136,14 +136,14 @@ def _next_u64(s):
     return s, z ^ (z >> np.uint64(31))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def rand_uniform(s):
     """(next state, a float in [0, 1) with 53 random bits)."""
     s, z = _next_u64(s)
     return s, np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def rand_int(s, n):
     """(next state, an int in [0, n))."""
     s, z = _next_u64(s)
@@ -180,7 +180,7 @@ def _identity(m):
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _midpoint(lo, hi):
     theta = lo / 2.0 + hi / 2.0
     if theta == hi or not np.isfinite(theta):  # rounded up onto hi: hi would go left

@@ -36,7 +36,7 @@ _FIELDS = (
 )
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _child(nodes, thresholds, Xflat, row, b):
     """4·(child of node b/4) for the row starting at Xflat[row]: left if x_f ≤ θ, else right."""
     f = np.uint64(nodes[b + np.uint64(2)])
