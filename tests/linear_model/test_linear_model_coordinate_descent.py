@@ -72,8 +72,9 @@ def test_cd_matches_sklearn(alpha, fit_intercept, weighted, l1_ratio):
 def test_same_alpha_and_tol_mean_the_same(alpha):
     # default tol: identical sweep counts show that the stopping rule (gap <= tol·‖y‖²,
     # evaluated when max|Δw| <= tol·max|w|) is scikit-learn's. The count is an integer
-    # decision, exact because the arithmetic is deterministic (no fastmath: the same on every
-    # CPU); it could differ only if max|Δw|/max|w| landed within rounding of tol.
+    # decision that rounding (the order of a dot product's additions, which the SIMD lanes of
+    # _dot_range choose per CPU) could change only if max|Δw|/max|w| or the gap landed within
+    # ~1e-15 relative of its threshold.
     ours = Lasso(alpha=alpha).fit(X_DIA, Y_DIA)
     ref = sk.Lasso(alpha=alpha).fit(X_DIA, Y_DIA)
     assert ours.n_iter_ == ref.n_iter_
