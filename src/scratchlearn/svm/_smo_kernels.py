@@ -27,7 +27,10 @@ never on their own. ``kernel_row``, ``_select`` and ``_reconstruct`` are called 
 places and stay separate (inlining them measured slower), as do ``_dot`` and
 ``_exp_nonpositive``, whose fastmath flags must stay theirs. Every array is allocated by the
 caller (:func:`._smo.smo_solve`, :func:`new_cache`), fresh and writable, so that ``smo_loop``
-has a single signature and compiles none of Numba's allocators.
+has a single signature and compiles none of Numba's allocators. The kernels only ever called
+from compiled code are ``no_cpython_wrapper``: Numba compiles, with every kernel, a Python entry
+point that unboxes its arguments (here tuples of up to seven arrays), unless told not to; without
+them a cold fit writes 12% less machine code (0.73 MB instead of 0.83 MB of cached objects).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ DELTA_SEPARABLE = 1e-6  # relative hull distance below which C = inf is declared
 CONVERGED, MAX_ITER, UNBOUNDED = 0, 1, 2
 
 
-@njit(cache=True, nogil=True, fastmath=True)
+@njit(cache=True, nogil=True, fastmath=True, no_cpython_wrapper=True)
 def _dot(X, r, s):
     acc = 0.0
     for k in range(X.shape[1]):
@@ -72,7 +75,7 @@ _LN2_HI, _LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10  # fdl
 _MAGIC = 6755399441055744.0 + 1023.0  # 1.5·2⁵²: k + 1023 lands in the low mantissa bits
 
 
-@njit(cache=True, nogil=True, fastmath={"nnan", "ninf", "nsz", "contract"})
+@njit(cache=True, nogil=True, fastmath={"nnan", "ninf", "nsz", "contract"}, no_cpython_wrapper=True)
 def _exp_nonpositive(v, bits, c):
     """v[:c] = exp(v[:c]) for v <= 0 (clipped to [−708, 0]), in loops the compiler vectorises.
 
@@ -155,7 +158,7 @@ def new_cache(n_rows, m):
 FULL = np.iinfo(np.int64).max
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def kernel_row(kern, cache, scratch, r, idx, n):
     """The cached row of data row r with the entries of variables ``0..n−1`` filled.
 
@@ -195,7 +198,7 @@ def _swap(arrays_f, arrays_i, a, b):
         A[a], A[b] = A[b], A[a]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _select(n, y, G, alpha, C, QD, kern, cache, scratch, idx):
     """WSS 2: i maximises −y_t G_t over I_up; j minimises −b²/a over the t in I_low with
     b = m − (−y_t G_t) > 0, a = K_ii + K_jj − 2K_ij (τ when a ≤ 0). Returns (i, j, m − M);
@@ -300,7 +303,7 @@ def _init_gradient(y, C, alpha, G, G_bar, kern, cache, scratch, idx):
                 _add_row(G_bar, C[s], y, y[s], Ks, idx, np.int64(0), l)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx):
     """Gradient of the shrunk variables n..l−1: G_t = Ḡ_t + p_t + Σ_{free s} α_s Q_ts."""
     l = y.shape[0]
@@ -394,7 +397,7 @@ def _far_from_separable(n, p, alpha, G, R):
     return gain > 0 and DELTA_SEPARABLE * gain * R > 2.0 * np.sqrt(max(w2, 0.0))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True)
 def _grow(h, k):
     """h, or h copied into an array twice as long when entry k does not fit (an element loop:
     a slice assignment would compile Numba's shape-mismatch error message, seconds of work).
