@@ -18,12 +18,22 @@ alternate 0.5 s in 5 iterations), so the FasterPAM/PAM fit ratio understates the
 ``agree`` is the relative difference of TD, (TD_ours − TD_theirs)/TD_theirs: 0 when both reach
 the same medoids (alternate), and the gap between the two local optima (FasterPAM vs PAM).
 Target (alternate, ratio ours / reference): fit <= 1.0, predict <= 1.0.
+
+When the ``kmedoids`` package (FasterPAM by its authors, Rust; ``pip install kmedoids``) is
+installed, one more row fits FasterPAM on a precomputed 5,000 × 5,000 Euclidean matrix with
+both libraries, each starting from its own BUILD (deterministic: the same medoids up to ties),
+so both sides time BUILD + the swaps on the same matrix; target fit <= 1.0. Its thread count
+follows the column: ``n_cpu=1`` in the one-thread column (the harness sets Numba's pool to 1
+there), its default ``n_cpu=-1`` in the default one (our FasterPAM is serial). The row is
+skipped with a printed reason when the package is missing.
 """
 
 from __future__ import annotations
 
 import functools
+import sys
 
+import numba
 import numpy as np
 from sklearn.metrics import pairwise_distances as sk_pairwise_distances
 
@@ -110,9 +120,54 @@ def _fasterpam_case(n):
     )
 
 
+@functools.lru_cache(maxsize=1)
+def _precomputed(n):
+    X, _ = _blobs(n)
+    return (sk_pairwise_distances(X),)
+
+
+class PackageFasterPAM:
+    """``kmedoids.fasterpam`` from its own BUILD, with our estimator's ``fit`` / ``inertia_``."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def fit(self, D):
+        import kmedoids
+
+        n_cpu = 1 if numba.get_num_threads() == 1 else -1  # the column's threads (see above)
+        result = kmedoids.fasterpam(D, self.k, max_iter=300, init="build", n_cpu=n_cpu)
+        self.medoid_indices_, self.inertia_ = result.medoids, float(result.loss)
+        return self
+
+
+def _package_case(n):
+    return Case(
+        f"KMedoids fasterpam precomputed {n}x{n} k={K} vs kmedoids",
+        lambda: _precomputed(n),
+        lambda: KMedoids(K, metric="precomputed", method="fasterpam", init="build"),
+        lambda: PackageFasterPAM(K),
+        fit_args=_fit_args,
+        method=None,
+        agree=_td_gap,
+        target_fit=1.0,
+        note="reference: the kmedoids package (FasterPAM's authors); both from BUILD",
+    )
+
+
 CASES = [
     _alternate_case(2_000),
     _alternate_case(10_000),
     _fasterpam_case(2_000),
     _fasterpam_case(10_000),
 ]
+try:
+    import kmedoids  # noqa: F401
+except ImportError:
+    print(
+        "benchmarks/cases_kmedoids.py: kmedoids is not installed (pip install kmedoids): "
+        "the FasterPAM row against it is skipped",
+        file=sys.stderr,
+    )
+else:
+    CASES.append(_package_case(5_000))
