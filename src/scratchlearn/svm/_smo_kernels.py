@@ -31,6 +31,9 @@ has a single signature and compiles none of Numba's allocators. The kernels only
 from compiled code are ``no_cpython_wrapper``: Numba compiles, with every kernel, a Python entry
 point that unboxes its arguments (here tuples of up to seven arrays), unless told not to; without
 them a cold fit writes 12% less machine code (0.73 MB instead of 0.83 MB of cached objects).
+For the same reason the running extrema are conditional expressions (``a = b if b > a else a``,
+what Python's ``max(a, b)`` returns) and not the builtins ``max``/``min``, each of which Numba
+compiles as an implementation of its own per argument type.
 """
 
 from __future__ import annotations
@@ -76,7 +79,7 @@ _MAGIC = 6755399441055744.0 + 1023.0  # 1.5·2⁵²: k + 1023 lands in the low m
 
 
 @njit(cache=True, nogil=True, fastmath={"nnan", "ninf", "nsz", "contract"}, no_cpython_wrapper=True)
-def _exp_nonpositive(v, bits, c):
+def _exp_nonpositive(v, bits, ib, c):
     """v[:c] = exp(v[:c]) for v <= 0 (clipped to [−708, 0]), in loops the compiler vectorises.
 
     exp(x) = 2ᵏ·exp(r), k = round(x/ln 2), r = x − k ln 2 with ln 2 in two parts (so r is exact
@@ -85,7 +88,8 @@ def _exp_nonpositive(v, bits, c):
     the exponent bits. Error below 1 ulp over [−708, 0] against libm (checked on 2·10⁶ points).
     An RBF exponent is never positive except by rounding (then K = 1)."""
     for q in range(c):
-        x = min(max(v[q], -708.0), 0.0)
+        x = v[q] if v[q] > -708.0 else -708.0  # clipped to [−708, 0] (no min/max: see above)
+        x = x if x < 0.0 else 0.0
         k = np.floor(x * 1.4426950408889634 + 0.5)
         r = (x - k * _LN2_HI) - k * _LN2_LO
         p = 1.0 / 6227020800.0
@@ -103,8 +107,7 @@ def _exp_nonpositive(v, bits, c):
         p = p * r + 1.0
         v[q] = p * r + 1.0
         bits[q] = k + _MAGIC
-    ib = bits.view(np.int64)
-    for q in range(c):
+    for q in range(c):  # ib: bits read as int64 (a view made in Python: see new_cache)
         ib[q] = ib[q] << 52
     for q in range(c):
         v[q] *= bits[q]
@@ -115,10 +118,11 @@ def _fill(line, kern, r, idx, n, scratch):
     """Compute the missing (NaN) entries K(x_r, x_idx[t]), t < n; returns how many. RBF, the
     kernel that matters most for speed, gathers its missing entries, forms the exponents
     −γ(‖x_r‖² + ‖x_s‖² − 2x_r·x_s) and exponentiates them in one vectorised pass.
-    ``scratch = (where, v, bits)``, m entries each (a row has at most m missing entries)."""
+    ``scratch = (where, v, bits, ib)``, m entries each (a row has at most m missing entries;
+    ``ib`` is ``bits`` read as int64)."""
     X, sq, kind, gamma, coef0, degree = kern
     if kind == RBF:
-        where, v, bits = scratch
+        where, v, bits, ib = scratch
         count = np.int64(0)
         for t in range(n):
             s = idx[t]
@@ -129,7 +133,7 @@ def _fill(line, kern, r, idx, n, scratch):
         for q in range(count):
             s = where[q]
             v[q] = -gamma * (sq[r] + sq[s] - 2.0 * _dot(X, r, s))
-        _exp_nonpositive(v, bits, count)
+        _exp_nonpositive(v, bits, ib, count)
         for q in range(count):
             line[where[q]] = v[q]
         return count
@@ -143,15 +147,18 @@ def _fill(line, kern, r, idx, n, scratch):
 
 
 def new_cache(n_rows, m):
-    """The empty cache of ``n_rows`` rows of m entries and its scratch ``(where, v, bits)``,
-    allocated in Python (Numba's np.empty/np.full inside a kernel cost seconds to compile)."""
+    """The empty cache of ``n_rows`` rows of m entries and its scratch ``(where, v, bits, ib)``,
+    allocated in Python (Numba's np.empty/np.full inside a kernel cost seconds to compile), ``ib``
+    the int64 view of ``bits`` (a ``.view`` inside the kernel is one more implementation to
+    compile)."""
     data = np.empty((n_rows, m))
     slot_of = np.full(m, -1, dtype=np.int64)
     row_of = np.full(n_rows, -1, dtype=np.int64)
     last = np.full(n_rows, -1, dtype=np.int64)
     valid = np.full(n_rows, -1, dtype=np.int64)
     stats = np.zeros(4, dtype=np.int64)
-    scratch = (np.empty(m, dtype=np.int64), np.empty(m), np.empty(m))
+    bits = np.empty(m)
+    scratch = (np.empty(m, dtype=np.int64), np.empty(m), bits, bits.view(np.int64))
     return (data, slot_of, row_of, last, valid, stats), scratch
 
 
@@ -219,12 +226,12 @@ def _select(n, y, G, alpha, C, QD, kern, cache, scratch, idx):
             if alpha[t] <= 0:
                 continue
             b = Gmax + G[t]
-            Gmax2 = max(Gmax2, G[t])
+            Gmax2 = G[t] if G[t] > Gmax2 else Gmax2
         else:
             if alpha[t] >= C[t]:
                 continue
             b = Gmax - G[t]
-            Gmax2 = max(Gmax2, -G[t])
+            Gmax2 = -G[t] if -G[t] > Gmax2 else Gmax2
         if b > 0:
             a = QD[i] + QD[t] - 2.0 * Ki[idx[t]]
             obj = -b * b / (a if a > 0 else TAU)
@@ -337,14 +344,14 @@ def _shrink(n, unshrink, tol, fl, it, kern, cache, scratch):
         up, low = alpha[t] < C[t], alpha[t] > 0
         if y[t] > 0:
             if up:
-                Gmax1 = max(Gmax1, -G[t])
+                Gmax1 = -G[t] if -G[t] > Gmax1 else Gmax1
             if low:
-                Gmax2 = max(Gmax2, G[t])
+                Gmax2 = G[t] if G[t] > Gmax2 else Gmax2
         else:
             if up:
-                Gmax2 = max(Gmax2, -G[t])
+                Gmax2 = -G[t] if -G[t] > Gmax2 else Gmax2
             if low:
-                Gmax1 = max(Gmax1, G[t])
+                Gmax1 = G[t] if G[t] > Gmax1 else Gmax1
     if not unshrink and Gmax1 + Gmax2 <= 10.0 * tol:
         unshrink = True
         _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
@@ -371,14 +378,14 @@ def _rho(y, G, alpha, C):
         yG = y[t] * G[t]
         if alpha[t] >= C[t]:
             if y[t] < 0:
-                ub = min(ub, yG)
+                ub = yG if yG < ub else ub
             else:
-                lb = max(lb, yG)
+                lb = yG if yG > lb else lb
         elif alpha[t] <= 0:
             if y[t] > 0:
-                ub = min(ub, yG)
+                ub = yG if yG < ub else ub
             else:
-                lb = max(lb, yG)
+                lb = yG if yG > lb else lb
         else:
             n_free += 1
             total += yG
@@ -394,7 +401,7 @@ def _far_from_separable(n, p, alpha, G, R):
     for t in range(n):
         gain -= p[t] * alpha[t]
         w2 += alpha[t] * (G[t] - p[t])
-    return gain > 0 and DELTA_SEPARABLE * gain * R > 2.0 * np.sqrt(max(w2, 0.0))
+    return gain > 0 and DELTA_SEPARABLE * gain * R > 2.0 * np.sqrt(w2 if w2 > 0.0 else 0.0)
 
 
 @njit(cache=True, nogil=True, no_cpython_wrapper=True)
@@ -431,7 +438,7 @@ def smo_loop(kern, fl, it, cache, scratch, hist, tol, shrinking, max_iter, recor
     QD_max = 0.0  # max(max_t Q_tt, 0); element loops compile faster than QD.max()
     for t in range(l):
         QD[t] = _entry(kern, idx[t], idx[t])
-        QD_max = max(QD_max, QD[t])
+        QD_max = QD[t] if QD[t] > QD_max else QD_max
         all_inf = all_inf and np.isinf(C[t])
     R = np.sqrt(QD_max)
     _init_gradient(y, C, alpha, G, G_bar, kern, cache, scratch, idx)
@@ -442,12 +449,12 @@ def smo_loop(kern, fl, it, cache, scratch, hist, tol, shrinking, max_iter, recor
     # np.int64 / np.bool_ rather than literals: a literal argument makes Numba compile a
     # second specialisation of each callee that receives it
     n_rec, n, unshrink, status, k = np.int64(0), l, np.bool_(False), MAX_ITER, np.int64(0)
-    counter = min(l, 1000) + 1
+    counter = (l if l < 1000 else 1000) + 1
     violation = np.inf
     while max_iter < 0 or k < max_iter:
         counter -= 1
         if counter == 0:
-            counter = min(l, 1000)
+            counter = l if l < 1000 else 1000
             if shrinking:
                 n, unshrink = _shrink(n, unshrink, tol, fl, it, kern, cache, scratch)
             if all_inf and _far_from_separable(n, p, alpha, G, R):
