@@ -23,7 +23,7 @@ compiled into a kernel (one per dtype and shape) cost more compile time than the
 The kernels that only compiled code calls (the node searches, the criteria, :func:`_expand`, the
 heap) are ``no_cpython_wrapper``: no Python entry point is compiled for them (a cold forest fit
 writes 15% less machine code; the tests reach the node searches through
-:func:`._splitter._call_from_python`).
+``_splitter._best_node_split_from_python`` and ``_random_node_split_from_python``).
 
 A node t is a leaf when ``depth ≥ max_depth``, when it has fewer than ``min_samples_split`` rows
 (or fewer than ``2·min_samples_leaf``, or less than ``2·min_weight_leaf`` weight), when it is pure

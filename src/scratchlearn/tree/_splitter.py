@@ -447,12 +447,21 @@ def best_split_reference(
     return best
 
 
+# Python entry points of the node searches, for the tests: the searches themselves are compiled
+# without one (``no_cpython_wrapper``: a fit only calls them from compiled code, and the wrapper
+# that unboxes their twenty arguments would be compiled at every cold first fit).
 @numba.njit(cache=True)
-def _call_from_python(kernel, *args):
-    """``kernel(*args)``, for Python callers: the node searches are compiled without a Python
-    entry point (``no_cpython_wrapper``: a fit only ever calls them from compiled code, and the
-    wrapper that unboxes their twenty arguments would be compiled at every cold first fit)."""
-    return kernel(*args)
+def _best_node_split_from_python(Xt, order, start, end, yc, yv, ya, w, total, sum_total, wN,
+                                 rule, s, features, xs, left, buf):  # fmt: skip
+    return best_node_split(Xt, order, start, end, yc, yv, ya, w, total, sum_total, wN, rule, s,
+                           features, xs, left, buf)  # fmt: skip
+
+
+@numba.njit(cache=True)
+def _random_node_split_from_python(Xt, samples, start, end, yc, yv, ya, w, total, sum_total,
+                                   wN, rule, s, features, xs, left):  # fmt: skip
+    return random_node_split(Xt, samples, start, end, yc, yv, ya, w, total, sum_total, wN, rule,
+                             s, features, xs, left)  # fmt: skip
 
 
 def best_split(
@@ -484,12 +493,12 @@ def best_split(
     node = dict(yc=yc, yv=yv, ya=ya, w=w, total=total, sum_total=sum_total, wN=float(w.sum()))
     scratch = dict(features=features, xs=np.empty(n), left=np.empty(K))
     Xt, s = X.T.copy(), np.uint64(seed)
-    node, scratch = tuple(node.values()), tuple(scratch.values())  # in the kernels' order
     if splitter == "random":
         samples = row_order(np.arange(n))[0]
-        split = _call_from_python(random_node_split, Xt, samples, 0, n, *node, rule, s, *scratch)
+        split = _random_node_split_from_python(Xt, samples, 0, n, **node, rule=rule, s=s, **scratch)
     else:
         order = presort(X, np.arange(n))
-        args = (Xt, order, 0, n, *node, rule, s, *scratch, np.empty(n + 1))
-        split = _call_from_python(best_node_split, *args)
+        split = _best_node_split_from_python(
+            Xt, order, 0, n, **node, rule=rule, s=s, **scratch, buf=np.empty(n + 1)
+        )
     return int(split.feature), float(split.threshold), float(split.proxy), features
