@@ -177,7 +177,7 @@ def _below(state, k):
     return ((z >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)  # called by _solve only
 def _sweep(data, indices, indptr, layout, B, P, alpha, w, index, state, active, bounds):
     """One outer iteration over ``index[:active]``: shuffle, then one exact step per coordinate.
 
@@ -206,19 +206,21 @@ def _sweep(data, indices, indptr, layout, B, P, alpha, w, index, state, active, 
                 active -= 1
                 index[s], index[active] = index[active], index[s]
                 continue
-            PG = min(G, 0.0)
+            PG = G if G < 0.0 else 0.0  # (no builtin min/max: see _solve)
         elif alpha[i] == U_i:
             if G < m_old:  # at the upper bound and pushed further out: shrink
                 active -= 1
                 index[s], index[active] = index[active], index[s]
                 continue
-            PG = max(G, 0.0)
-        M = max(M, PG)
-        m = min(m, PG)
+            PG = G if G > 0.0 else 0.0
+        M = PG if PG > M else M
+        m = PG if PG < m else m
         if abs(PG) > 1e-12:
             a_old = alpha[i]
             if QD_i > 0.0:
-                alpha[i] = min(max(a_old - G / QD_i, 0.0), U_i)
+                a = a_old - G / QD_i  # clipped to [0, Uᵢ]
+                a = a if a > 0.0 else 0.0
+                alpha[i] = a if a < U_i else U_i
             else:  # xᵢ = 0 under the hinge: f is linear in αᵢ, minimised at a bound
                 alpha[i] = U_i if G < 0.0 else 0.0
             _row_axpy((alpha[i] - a_old) * y_i, w, data, indices, indptr, layout, i, B)
@@ -226,7 +228,7 @@ def _sweep(data, indices, indptr, layout, B, P, alpha, w, index, state, active, 
     return active, M, m
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)  # called by _solve only
 def _objective(w, alpha, D):
     """f(α) = ½‖w‖² + Σ (½Dᵢᵢαᵢ − 1)αᵢ (as :func:`dual_objective`, without temporaries), each
     sum in four interleaved partial sums (it runs once per pass: one chain cost 5% of a pass)."""
@@ -252,24 +254,26 @@ def _objective(w, alpha, D):
 
 
 @numba.njit(cache=True)
-def _solve(data, indices, indptr, layout, B, y, alpha, w, D, U, tol, max_iter, seed, every):
+def _solve(data, indices, indptr, layout, B, y, alpha, w, D, U, tol, max_iter, every, index, state,
+           P, hist):  # fmt: skip
     """The outer iterations with liblinear's shrinking and stopping rule (module docstring),
     after Q̄ᵢᵢ = ‖x̃ᵢ‖² + Dᵢᵢ = (Dᵢᵢ + ‖xᵢ‖²) + B² from the rows (no temporary of X's size).
 
     Returns (outer iterations, converged?, history): history (r, 2) holds M − m and f(α) of
     every ``every``-th iteration and of the last.
+
+    The caller allocates the visiting order ``index`` (0..n−1, uint32: no wraparound test on
+    αᵢ, yᵢ, …), the generator's ``state`` (1,) uint64, ``P`` (n, 4) and the first ``hist``
+    (r₀, 2), and the extrema are conditional expressions: every NumPy allocator and builtin
+    ``max``/``min`` compiled here would be one more implementation for a first fit to compile.
     """
     n = y.shape[0]
-    index = np.arange(n, dtype=np.uint32)  # unsigned: no wraparound test on αᵢ, yᵢ, …
-    state = np.full(1, seed, dtype=np.uint64)
-    P = np.empty((n, 4))  # (scalar loops here: Numba compiles array-slice assignment slowly)
-    for i in range(n):
+    for i in range(n):  # scalar loops: Numba compiles array-slice assignment slowly
         sq, k, stop = 0.0, indptr[i], indptr[i + _1]  # ‖xᵢ‖², entries in stored order
         while k < stop:
             sq += data[k] * data[k]
             k += _1
         P[i, 0], P[i, 1], P[i, 2], P[i, 3] = y[i], D[i], U[i], (D[i] + sq) + B * B  # Q̄ᵢᵢ
-    hist = np.empty((min(max_iter // every + 1, 1024), 2))
     active, M_old, m_old = n, np.inf, -np.inf
     it, r, converged = 0, 0, False
     while it < max_iter and not converged:
@@ -286,7 +290,8 @@ def _solve(data, indices, indptr, layout, B, y, alpha, w, D, U, tol, max_iter, s
                 for k in range(r):
                     grown[k, 0], grown[k, 1] = hist[k, 0], hist[k, 1]
                 hist = grown
-            hist[r, 0], hist[r, 1] = max(M - m, 0.0), _objective(w, alpha, D)
+            gap = M - m
+            hist[r, 0], hist[r, 1] = (gap if gap > 0.0 else 0.0), _objective(w, alpha, D)
             r += 1
         if done:  # converged, or restore the shrunk coordinates and check them in full
             active, M_old, m_old = n, np.inf, -np.inf
@@ -398,9 +403,12 @@ def dual_cd(
     alpha = np.zeros(n)
     w = np.zeros(d + (B > 0))
     seed = rng.integers(2**64, dtype=np.uint64)  # the kernel's own generator (_below)
+    every = int(record_every)
     it, converged, hist = _solve(
         data, indices, indptr, _DENSE if dense else _CSR, B, y, alpha, w, D, U,
-        float(tol), int(max_iter), seed, int(record_every),
+        float(tol), int(max_iter), every, np.arange(n, dtype=np.uint32),
+        np.full(1, seed, dtype=np.uint64), np.empty((n, 4)),
+        np.empty((min(int(max_iter) // every + 1, 1024), 2)),
     )  # fmt: skip
     status = "converged" if converged else "max_iter"
     return DualCDResult(w, alpha, it, status, hist[:, 0].tolist(), hist[:, 1].tolist())
