@@ -157,13 +157,16 @@ def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None,
     return {"S": S, "W": W, "J": float(J)}
 
 
+_NO_WEIGHTS = np.empty(0)  # w of a pass that neither sums nor takes J: never read
+
+
 def nearest_centre(X, centres, n_threads=None, x_shift=None):
     """c(i) = argmin_j ‖xᵢ − μ_j‖² of the rows of X (minus ``x_shift``), as int32."""
     X = canonical_csr(X) if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
     n, k = X.shape[0], centres.shape[0]
     labels = np.empty(n, np.int32)
     S, W = np.empty_like(centres), np.empty(k)  # not filled (update=False)
-    lloyd_pass(X, np.ones(n), centres, labels, S, W, False, J_NONE, None, n_threads, x_shift)
+    lloyd_pass(X, _NO_WEIGHTS, centres, labels, S, W, False, J_NONE, None, n_threads, x_shift)
     return labels
 
 
@@ -464,8 +467,9 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
         return self._validate_data(X, dtype=np.float64, order="C", accept_sparse="csr", reset=False)
 
     def _assign(self, X, sample_weight=None, j_mode=J_DIRECT):
-        """(labels, J) of the rows of X at the fitted centres."""
-        w = check_sample_weight(sample_weight, X)
+        """(labels, J) of the rows of X at the fitted centres (J_NONE: labels alone, and no
+        weights are read)."""
+        w = _NO_WEIGHTS if j_mode == J_NONE else check_sample_weight(sample_weight, X)
         labels = np.empty(X.shape[0], np.int32)
         C = self.cluster_centers_
         J = lloyd_pass(X, w, C, labels, np.empty_like(C), np.empty(len(C)), False, j_mode)

@@ -118,13 +118,16 @@ def lloyd_pass(
         n_chunks = (n + CHUNK - 1) // CHUNK
         per_thread = (n_chunks + T - 1) // T
 
+        M = -2.0 * C  # the product's right factor: Gᵣⱼ = −2 x_r·μ_j, exactly (a power of 2)
+
         def run(t):
-            G = np.empty((CHUNK, k))  # Gᵣⱼ = x_r·μ_j, this thread's buffer
+            G = np.empty((CHUNK, k))  # Gᵣⱼ = −2 x_r·μ_j, this thread's buffer
             Xb = np.empty((CHUNK if x_shift.size else 0, d))  # this thread's centred rows
             _lloyd_rows(
                 X,
                 w,
                 C,
+                M,
                 np.empty(k),
                 labels,
                 S_t[t],
@@ -145,11 +148,15 @@ def lloyd_pass(
 
 
 def _run_threads(run, T):
-    """run(0), …, run(T − 1), on T threads when T > 1 (the kernels release the GIL)."""
-    if T == 1:
+    """run(0), …, run(T − 1) on T threads: run(0) on the calling thread, the others on the
+    pool's (the kernels release the GIL). The caller works while the pool's threads wake, so a
+    pass waits for one wake-up fewer than if it only waited for T pool threads."""
+    others = [_executor(T - 1).submit(run, t) for t in range(1, T)]
+    try:
         run(0)
-    else:
-        list(_executor(T).map(run, range(T)))  # list(): re-raises a thread's error
+    finally:
+        for f in others:
+            f.result()  # re-raises a thread's error (after every thread has stopped)
 
 
 def _merge(S_t, W_t, J_t, S, W, update):
@@ -172,7 +179,7 @@ _POOL: list = []  # [executor, its thread count], made on the first pass with T 
 
 
 def _executor(T):
-    """A pool of T threads kept between passes (a fit makes hundreds of passes)."""
+    """A pool of at least T threads kept between passes (a fit makes hundreds of passes)."""
     if not _POOL or _POOL[1] < T:
         if _POOL:
             _POOL[0].shutdown(wait=False)
@@ -190,11 +197,13 @@ def _thread_count(n, n_threads):
 
 @numba.njit(nogil=True, cache=True)
 def _lloyd_rows(
-    X, w, C, c_sq, labels, S, W, J, G, Xb, first, stop, update, j_mode, x_sq, x_shift
+    X, w, C, M, c_sq, labels, S, W, J, G, Xb, first, stop, update, j_mode, x_sq, x_shift
 ):  # pragma: no cover - compiled
     """The chunks ``first`` .. ``stop`` − 1 of :func:`lloyd_pass`, serial: S (k, d), W (k,),
-    J[0] are this thread's sums (overwritten); c_sq (k,) receives ‖μ_j‖², G (256, k) the inner
-    products of a chunk, Xb (256, d) its centred rows when ``x_shift`` is given."""
+    J[0] are this thread's sums (overwritten); M = −2C (k, d); c_sq (k,) receives ‖μ_j‖², G
+    (256, k) the products −2xᵣ·μ_j of a chunk (scaling by −2 is exact, so ‖μ_j‖² + Gᵣⱼ has
+    the bits of ‖μ_j‖² − 2xᵣ·μ_j, one multiplication fewer per entry), Xb (256, d) its
+    centred rows when ``x_shift`` is given."""
     n, d = X.shape
     shifted, have_sq = x_shift.size > 0, x_sq.size > 0
     k = C.shape[0]
@@ -218,13 +227,13 @@ def _lloyd_rows(
             xs = Xb[: b - a]
         else:
             xs = X[a:b]
-        np.dot(xs, C.T, G[: b - a])  # Gᵣⱼ = x_r·μ_j
+        np.dot(xs, M.T, G[: b - a])  # Gᵣⱼ = −2 x_r·μ_j
         for r in range(b - a):
             i = a + r
             c = 0
-            best = c_sq[0] - 2.0 * G[r, 0]
+            best = c_sq[0] + G[r, 0]
             for j in range(1, k):
-                dist = c_sq[j] - 2.0 * G[r, j]
+                dist = c_sq[j] + G[r, j]
                 if dist < best:
                     best, c = dist, j
             labels[i] = c
@@ -243,9 +252,10 @@ def _lloyd_rows(
                     r2 += diff * diff
                 J_loc += w[i] * r2
             if update:
-                W[c] += w[i]
+                wi = w[i]  # a local: the stores into S could alias w, so w[i] would be re-read
+                W[c] += wi
                 for f in range(d):
-                    S[c, f] += w[i] * xs[r, f]
+                    S[c, f] += wi * xs[r, f]
     J[0] = J_loc
 
 
