@@ -256,11 +256,17 @@ class MiniBatchKMeans(_KMeansBase):
         n_steps = (self.max_iter * n) // batch
         ewa, ewa_min, no_improvement, history, stop = None, np.inf, 0, [], "max_iter"
         alpha = min(1.0, 2.0 * batch / (n + 1))  # EWA weight of one batch
-        p = w / w.sum()
         unit = np.ones(batch)
+        # A batch: B row indices ∝ w, with replacement, over the whole X, by inverse-CDF
+        # sampling: rows = searchsorted(F, u, right) for u ~ U[0, 1)^B, F the cumulative sum of
+        # p = w / Σw (the arithmetic of Generator.choice(n, B, p=p), so the same draws). F is
+        # made once: choice(p=p) rebuilds and re-checks it at every call, O(n) per step (1 ms
+        # of a 1.5 ms step on 100,000 rows) where the search is O(B log n).
+        F = (w / w.sum()).cumsum()
+        F /= F[-1]
 
-        def draw(g):  # a batch: row indices ∝ w, with replacement, over the whole X
-            return g.choice(n, batch, p=p, replace=True)
+        def draw(g):
+            return F.searchsorted(g.random(batch), side="right")
 
         source = data.batches(batch, draw)
         for step in range(n_steps):
