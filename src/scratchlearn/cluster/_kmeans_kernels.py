@@ -201,7 +201,7 @@ def _thread_count(n, n_threads):
     return max(1, min(T, (n + CHUNK - 1) // CHUNK))
 
 
-@numba.njit(nogil=True, cache=True)
+@numba.njit(nogil=True, cache=True, no_cfunc_wrapper=True)
 def _lloyd_rows(
     X, w, C, M, c_sq, labels, S, W, J, G, Xb, first, stop, update, j_mode, x_sq, x_shift
 ):  # pragma: no cover - compiled
@@ -262,7 +262,7 @@ def _lloyd_rows(
     J[0] = J_loc
 
 
-@numba.njit(nogil=True, cache=True, no_cpython_wrapper=True)
+@numba.njit(nogil=True, cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _add_to_sums(xs, w, labels, a, S, W):  # pragma: no cover - compiled
     """S_c += wᵢ xᵢ and W_c += wᵢ, c = c(i), for the rows i = a + r of a chunk ``xs``, in row
     order. A loop of its own after the chunk's argmin, rather than inside it: the compiler
@@ -287,7 +287,7 @@ def canonical_csr(X):
     return X
 
 
-@numba.njit(nogil=True, cache=True)
+@numba.njit(nogil=True, cache=True, no_cfunc_wrapper=True)
 def _lloyd_rows_csr(
     data, indices, indptr, w, C, c_sq, g, labels, S, W, J, first, stop, update, j_mode, x_sq
 ):  # pragma: no cover - compiled
@@ -387,7 +387,7 @@ def elkan_pass(X, w, C, p, labels, lower, S, W, n_threads=None):
     return _merge(S_t, W_t, J_t, S, W, True)
 
 
-@numba.njit(nogil=True, cache=True)
+@numba.njit(nogil=True, cache=True, no_cfunc_wrapper=True)
 def _elkan_rows(
     X, w, C, p, labels, lower, half, S, W, J, first, stop
 ):  # pragma: no cover - compiled
@@ -430,7 +430,7 @@ def _elkan_rows(
     J[0] = J_loc
 
 
-@numba.njit(cache=True, fastmath={"reassoc", "contract"})
+@numba.njit(cache=True, fastmath={"reassoc", "contract"}, no_cfunc_wrapper=True)
 def _sq_dist(X, i, C, j):  # pragma: no cover - compiled
     """‖xᵢ − μ_j‖², the sum reassociated so that it vectorises over the d features (only
     these two flags: no assumption about infinities or NaN)."""

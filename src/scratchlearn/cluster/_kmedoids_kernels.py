@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def is_symmetric(D):
     """True when ``D[i, j] == D[j, i]`` for every pair, so that D is its own transpose.
 
@@ -68,7 +68,7 @@ def is_symmetric(D):
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def nearest_two(DT, M, near, second, dn, ds):
     """Fill the caches from scratch: O(n k). Returns TD = Σ_o dn[o]."""
     n, k = DT.shape[0], M.shape[0]
@@ -88,7 +88,7 @@ def nearest_two(DT, M, near, second, dn, ds):
     return td
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def removal_loss(near, dn, ds, k):
     """ℓ_i = Σ_{o: near[o] = i} (ds_o − dn_o), for every position i: O(n)."""
     loss = np.zeros(k)
@@ -97,7 +97,7 @@ def removal_loss(near, dn, ds, k):
     return loss
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def swap_deltas(DT, c, near, dn, ds, loss, delta):
     """ΔTD(i, c) for every position i into ``delta`` (module docstring): O(n + k)."""
     k = delta.shape[0]
@@ -115,7 +115,7 @@ def swap_deltas(DT, c, near, dn, ds, loss, delta):
         delta[i] += shared
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def best_swap(DT, is_medoid, near, dn, ds, loss):
     """PAM's best-improvement search: the (ΔTD, i, c) of least ΔTD over all pairs, O(n²)."""
     k = loss.shape[0]
@@ -131,7 +131,7 @@ def best_swap(DT, is_medoid, near, dn, ds, loss):
     return best, best_i, best_c
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def apply_swap(DT, M, is_medoid, i, c, near, second, dn, ds):
     """Put ``c`` in position ``i`` and update the caches.
 
@@ -165,7 +165,7 @@ def apply_swap(DT, M, is_medoid, i, c, near, second, dn, ds):
     return td
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def fasterpam_pass(DT, M, is_medoid, near, second, dn, ds, start, since_swap, thresh):
     """One FasterPAM pass: candidates c = start, start+1, … (cyclically), each swapped in at once
     for its best position when that lowers TD by more than ``thresh`` (eager swaps).
@@ -203,7 +203,7 @@ def fasterpam_pass(DT, M, is_medoid, near, second, dn, ds, start, since_swap, th
     return td, swaps, c, since_swap, False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def build(DT, k):
     """PAM's BUILD: the point of least total distance, then k − 1 times the point whose addition
     lowers TD the most, gain(c) = Σ_o max(dn_o − d_oc, 0). O(k n²); first index wins ties."""
@@ -240,7 +240,7 @@ def build(DT, k):
     return M
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def update_medoids(DT, labels, M, thresh):
     """The alternate step: in each cluster the member of least total distance to the other
     members becomes the medoid, when it beats the current medoid by more than ``thresh``.

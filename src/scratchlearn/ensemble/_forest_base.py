@@ -94,7 +94,7 @@ def subsample_class_weights(c, codes, K: int) -> np.ndarray:
     return cw
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _kept_order(order, keep, out):
     """Write in ``out`` (d, m), m = Σ keep, the entries of each row of ``order`` (d, n) whose
     rows are kept, in the same order. Compiled and without the GIL, as it runs once per tree on

@@ -42,7 +42,7 @@ BLOCK = 4096
 PARALLEL_MIN_ROWS = 65_536
 
 
-@numba.njit(cache=True, fastmath={"reassoc"})
+@numba.njit(cache=True, fastmath={"reassoc"}, no_cfunc_wrapper=True)
 def _dot_range(x, v, lo, hi):
     """Σ_{lo <= i < hi} xᵢvᵢ, the one sum whose order the compiler may choose: ``reassoc``
     lets it split the sum into SIMD lanes (on 1,000 rows 0.08 µs against 0.25 µs for eight
@@ -56,7 +56,7 @@ def _dot_range(x, v, lo, hi):
     return s
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, parallel=True, no_cfunc_wrapper=True)
 def _dot_threads(x, v, part):
     """xᵀv with the blocks' partial sums computed by the threads into ``part`` (one entry
     per block), then added in block order: bit-for-bit the one-thread :func:`_dot`."""
@@ -70,7 +70,7 @@ def _dot_threads(x, v, part):
     return total
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, parallel=True, no_cfunc_wrapper=True)
 def _axpy_threads(x, a, r):
     """r ← r − a·x with the row blocks shared among the threads."""
     n = r.shape[0]
@@ -80,7 +80,7 @@ def _axpy_threads(x, a, r):
             r[i] -= a * x[i]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _dot(x, v, part):
     """xᵀv, the blocks' partial sums added in block order: on one thread when ``part`` is
     None, else by :func:`_dot_threads` (the branch is pruned by type: see the module
@@ -94,7 +94,7 @@ def _dot(x, v, part):
     return total
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _axpy(x, a, r, part):
     """r ← r − a·x element by element (the same result in any order or split): on one thread
     when ``part`` is None, else by :func:`_axpy_threads`."""
@@ -105,7 +105,7 @@ def _axpy(x, a, r, part):
             r[i] -= a * x[i]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _weighted_sums(A, s, block, total):
     """total ← (Σᵢ sᵢAᵢ₁, …, Σᵢ sᵢA_id, Σᵢ sᵢ), each sum the blocks' partial sums (built in
     ``block``) added in block order."""
@@ -136,7 +136,7 @@ def weighted_means(A, s):
 CENTRE_SPAN_BYTES = 4 << 20
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _centre_into(A, m, root, out_t, rows):
     """outᵀ ← ((A − m)·diag(root))ᵀ, block of ``rows`` rows by block, column by column (out_t
     is C-ordered whatever the shape, so this compiles once)."""
@@ -159,7 +159,7 @@ def centred_fortran(A, m, root):
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _sq_sums(R, y, w):
     """(‖R‖², Rᵀy, ‖w‖², ‖w‖₁), the sums over samples by blocks in block order."""
     n = R.shape[0]
@@ -178,14 +178,14 @@ def _sq_sums(R, y, w):
     return R2, Ry, w2, w1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _primal(w, y, R, l1, l2):
     """P(w) = ½‖R‖² + λ₁‖w‖₁ + ½λ₂‖w‖²."""
     R2, _, w2, w1 = _sq_sums(R, y, w)
     return 0.5 * R2 + l1 * w1 + 0.5 * l2 * w2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _primal_and_gap(w, Xt, y, R, l1, l2, positive, part):
     """P(w) and G = P(w) − D(κR) (``_coordinate_descent``'s docstring), a pass over X. λ₁ = 0
     uses the ridge dual; λ₁ = λ₂ = 0 reports ‖XᵀR‖², the first-order condition of least
@@ -212,7 +212,7 @@ def enet_primal_and_gap(w, X, y, R, l1, l2, positive):
     return _primal_and_gap(w, X.T, y, R, l1, l2, bool(positive), None)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _sweeps(
     w, Xt, y, R, norms, l1, l2, max_iter, tol, positive, random, seed, objective, gaps, part
 ):
@@ -307,7 +307,7 @@ ANDERSON_K = 5
 INNER_FRACTION = 0.3
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _violation(g, w, l1, l2, positive):
     """dist(gⱼ − λ₂wⱼ, λ₁∂|wⱼ|), how far wⱼ is from optimality (0 at the optimum): gⱼ = XⱼᵀR
     and the optimality condition is gⱼ − λ₂wⱼ ∈ λ₁∂|wⱼ| (∂|0| = [−1, 1], or (−∞, 1] with
@@ -320,7 +320,7 @@ def _violation(g, w, l1, l2, positive):
     return max(v - l1, 0.0) if positive else max(abs(v) - l1, 0.0)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _anderson_weights(U, c):
     """c = z / Σz with (UᵀU) z = 1 (U (K, m): the K last differences of the iterates, one per
     row), by Gaussian elimination with partial pivoting on the K × K system; False (and c
@@ -365,7 +365,7 @@ def _anderson_weights(U, c):
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _epoch(w, Xt, R, norms, ws, l1, l2, positive, part):
     """One cyclic pass of the coordinate update over the working set ``ws``; returns the
     largest violation (:func:`_violation`) met before each update, a free optimality
@@ -389,7 +389,7 @@ def _epoch(w, Xt, R, norms, ws, l1, l2, positive, part):
     return kkt
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _try_anderson(w, Xt, y, R, ws, last, last_R, l1, l2, positive, part, R_try):
     """Anderson extrapolation w_e = Σₖ cₖ w⁽ᵏ⁾ of the last K + 1 iterates on the working set
     (``last`` (K + 1, |W|), oldest first, and their residuals ``last_R`` (K + 1, n)), c from
@@ -430,7 +430,7 @@ def _try_anderson(w, Xt, y, R, ws, last, last_R, l1, l2, positive, part, R_try):
     return False
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _working_sets(w, Xt, y, R, norms, l1, l2, max_iter, tol, positive, objective, gaps, part):
     """The working-set descent of :func:`enet_working_set_descent` on Xt = Xᵀ, R = y on entry.
     Counts epochs (passes over the working set) against ``max_iter``; ``objective[t]`` is P

@@ -64,7 +64,7 @@ EXTRA_CANDIDATES = 8  # e: candidates re-ranked exactly beyond the k asked for
 _EPS = np.finfo(np.float64).eps
 
 
-@numba.njit(nogil=True, cache=True)
+@numba.njit(nogil=True, cache=True, no_cfunc_wrapper=True)
 def _push_tile(T, yy, j0, best_val, best_idx):  # pragma: no cover - compiled
     """Merge tile ``T`` (r, c) (plus ``yy[j]`` per column) into each row's sorted buffer.
 

@@ -12,7 +12,7 @@ import numba
 
 # fastmath lets the compiler reorder the sums into SIMD lanes (≈3× faster); it is safe here
 # because every input has been checked finite, and the order of a sum changes only its last bits.
-@numba.njit(parallel=True, fastmath=True, cache=True)
+@numba.njit(parallel=True, fastmath=True, cache=True, no_cfunc_wrapper=True)
 def _coordinate_distances(X, Y, code, p, D):  # pragma: no cover - compiled
     """Fill ``D[i, j]`` with a coordinate-wise distance between rows ``X[i]`` and ``Y[j]``.
 

@@ -55,7 +55,7 @@ def count_nodes(n, leaf_size):
     return total
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def build(X, leaf_size, perm, start, end, left, lo, hi, first):
     """Median split on the coordinate of largest spread, leaves of at most ``leaf_size`` rows.
 
@@ -124,7 +124,7 @@ def build(X, leaf_size, perm, start, end, left, lo, hi, first):
 # k nearest neighbours
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _sift_down(hd, hj, pos, size):
     """Restore the max-heap below ``pos`` in hd[:size], hj[:size], ordered by (ρ, index): a pair
     is worse than another when it is farther, or as far with a larger index."""
@@ -143,7 +143,7 @@ def _sift_down(hd, hj, pos, size):
     hd[pos], hj[pos] = d, j
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def query_knn(
     X, perm, start, end, left, lo, hi, first, Q, code, p, sort_results, rho, ind, stack_t, stack_b
 ):
@@ -225,7 +225,7 @@ def query_knn(
 # Radius
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def query_radius(
     X, perm, start, end, left, lo, hi, Q, r_rho, code, p, offset, out_j, out_rho, counts, stack
 ):
@@ -296,7 +296,7 @@ def query_radius(
         counts[i] = n_in
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def sort_segments(offset, out_j, out_rho):
     """Order each query's rows out[offset[i] : offset[i+1]] by (ρ, index), by heapsort."""
     root = np.intp(0)

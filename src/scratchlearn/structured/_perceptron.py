@@ -49,7 +49,7 @@ from ._viterbi import decode_corpus, emission_matrix, emission_scores, viterbi
 __all__ = ["StructuredPerceptron"]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _bump(w, S, tau, a, b, delta, c):
     """w[a, b] += delta, first adding its value's run since its last change to the sum S."""
     S[a, b] += (c - tau[a, b]) * w[a, b]
@@ -57,7 +57,7 @@ def _bump(w, S, tau, a, b, delta, c):
     tau[a, b] = c
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _perceptron_epoch(order, y, ids, token_ptr, sent_ptr, W, T, W_sum, T_sum, W_tau, T_tau, c):
     """One pass over the sentences in ``order``: decode, update on mistakes. Returns
     (tokens mislabelled during the pass, the sentence counter c after it)."""

@@ -44,7 +44,7 @@ from numba import njit
 __all__ = ["emission_scores", "emission_matrix", "viterbi", "decode_corpus"]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def emission_scores(W, ids, token_ptr, t0, t1):
     """E[i, :] = Σ_{f ∈ φ(token t0+i)} W[f, :] for the tokens t0..t1-1: (t1 - t0, K).
 
@@ -61,7 +61,7 @@ def emission_scores(W, ids, token_ptr, t0, t1):
     return E
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def viterbi(E, T):
     """(best path (n,) int64, its score s(x, y)) for emission scores E and transitions T."""
     n, K = E.shape

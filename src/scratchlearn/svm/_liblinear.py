@@ -177,7 +177,7 @@ def _below(state, k):
     return ((z >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)  # called by _solve only
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)  # called by _solve only
 def _sweep(data, indices, indptr, layout, B, P, alpha, w, index, state, active, bounds):
     """One outer iteration over ``index[:active]``: shuffle, then one exact step per coordinate.
 
@@ -228,7 +228,7 @@ def _sweep(data, indices, indptr, layout, B, P, alpha, w, index, state, active, 
     return active, M, m
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)  # called by _solve only
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)  # called by _solve only
 def _objective(w, alpha, D):
     """f(α) = ½‖w‖² + Σ (½Dᵢᵢαᵢ − 1)αᵢ (as :func:`dual_objective`, without temporaries), each
     sum in four interleaved partial sums (it runs once per pass: one chain cost 5% of a pass)."""
@@ -253,7 +253,7 @@ def _objective(w, alpha, D):
     return f + ((s0 + s1) + (s2 + s3))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _solve(data, indices, indptr, layout, B, y, alpha, w, D, U, tol, max_iter, every, index, state,
            P, hist):  # fmt: skip
     """The outer iterations with liblinear's shrinking and stopping rule (module docstring),

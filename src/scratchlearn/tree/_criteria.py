@@ -22,7 +22,7 @@ CRITERIA = {"gini": GINI, "entropy": ENTROPY, "log_loss": ENTROPY}
 REG_CRITERIA = {"squared_error": SQUARED, "absolute_error": ABSOLUTE}
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def class_impurity(counts, wN, crit):
     """Gini or entropy (bits) of weighted class counts summing to ``wN``."""
     if crit == GINI:
@@ -38,7 +38,7 @@ def class_impurity(counts, wN, crit):
     return h
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def weighted_median_ae(yv, wv):
     """(weighted median m, Σ w_i |y_i − m|) of node-local targets."""
     order = np.argsort(yv)
@@ -62,7 +62,7 @@ def weighted_median_ae(yv, wv):
     return med, ae
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def node_stats(samples, start, end, yc, yv, ya, w, crit, value):
     """Weighted size N and impurity I of the node ``samples[start:end]``; writes its value.
 
@@ -108,7 +108,7 @@ def node_stats(samples, start, end, yc, yv, ya, w, crit, value):
 
 
 # -- absolute error: Σ w|y − m| of every prefix and suffix in O(m log m) -----------------------
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _fenwick_add(tw, twy, i, w, wy):
     i += 1
     while i < tw.shape[0]:
@@ -117,7 +117,7 @@ def _fenwick_add(tw, twy, i, w, wy):
         i += i & (-i)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _fenwick_descend(tw, twy, target, strict):
     """Largest prefix length L of ranks whose weight is < target (strict) or <= target."""
     n = tw.shape[0] - 1
@@ -139,7 +139,7 @@ def _fenwick_descend(tw, twy, target, strict):
     return pos, acc, accy
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _prefix_ae(seq, rank, ysorted, yv, wv, out):
     """out[p] = Σ w|y − m| over the first p rows of ``seq`` (m their weighted median)."""
     m = seq.shape[0]
@@ -162,7 +162,7 @@ def _prefix_ae(seq, rank, ysorted, yv, wv, out):
         out[p] = (med * wl - wyl) + ((WY - wyl) - med * (W - wl))
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def split_stats_absolute(order, yv, wv, buf):
     """buf[p] = −(Σ_L w|y − m_L| + Σ_R w|y − m_R|) when the first p rows of ``order`` go left."""
     m = order.shape[0]

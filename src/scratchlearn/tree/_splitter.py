@@ -171,7 +171,7 @@ def _draw_feature(features, n_drawn, s):
 
 
 # -- the sweep over one sorted feature ----------------------------------------------------------
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _identity(m):
     """0, 1, …, m − 1 (a loop: cheaper to compile than ``np.arange``)."""
     out = np.empty(m, dtype=np.intp)
@@ -188,7 +188,7 @@ def _midpoint(lo, hi):
     return theta
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _class_proxy(left, total, wL, wN, crit):
     """−N_L I_L − N_R I_R for class counts ``left`` and ``total − left``."""
     K = left.shape[0]
@@ -214,7 +214,7 @@ def _class_proxy(left, total, wL, wN, crit):
     return -wL * hL - wR * hR
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _sweep(xs, ss, yc, yv, ya, w, total, sum_total, wN, crit, min_leaf, min_wleaf, left, buf):
     """Best (proxy, threshold) of one feature over its sorted node values.
 
@@ -270,7 +270,7 @@ def _sweep(xs, ss, yc, yv, ya, w, total, sum_total, wN, crit, min_leaf, min_wlea
 
 
 # -- the search over the features of one node --------------------------------------------------
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def best_node_split(Xt, order, start, end, yc, yv, ya, w, total, sum_total, wN, rule, s, features,
                     xs, left, buf):  # fmt: skip
     """Best :class:`Split` of the node owning ``order[:, start:end]``.
@@ -303,7 +303,7 @@ def best_node_split(Xt, order, start, end, yc, yv, ya, w, total, sum_total, wN, 
     return Split(best_f, best_theta, best, s)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _absolute_proxy(xs, m, samples, start, theta, nL, yv, w):
     """−(Σ_L w|y − m_L| + Σ_R w|y − m_R|) of the split ``x ≤ θ`` of the node's m rows (values
     ``xs[:m]``), each child about its own weighted median; the left child has nL rows."""
@@ -319,7 +319,7 @@ def _absolute_proxy(xs, m, samples, start, theta, nL, yv, w):
     return -(weighted_median_ae(ys[:nL], ws[:nL])[1] + weighted_median_ae(ys[nL:], ws[nL:])[1])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
+@numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def random_node_split(Xt, samples, start, end, yc, yv, ya, w, total, sum_total, wN, rule, s,
                       features, xs, left):  # fmt: skip
     """Extremely randomised :class:`Split` of the node ``samples[start:end]``.
@@ -450,14 +450,14 @@ def best_split_reference(
 # Python entry points of the node searches, for the tests: the searches themselves are compiled
 # without one (``no_cpython_wrapper``: a fit only calls them from compiled code, and the wrapper
 # that unboxes their twenty arguments would be compiled at every cold first fit).
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _best_node_split_from_python(Xt, order, start, end, yc, yv, ya, w, total, sum_total, wN,
                                  rule, s, features, xs, left, buf):  # fmt: skip
     return best_node_split(Xt, order, start, end, yc, yv, ya, w, total, sum_total, wN, rule, s,
                            features, xs, left, buf)  # fmt: skip
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _random_node_split_from_python(Xt, samples, start, end, yc, yv, ya, w, total, sum_total,
                                    wN, rule, s, features, xs, left):  # fmt: skip
     return random_node_split(Xt, samples, start, end, yc, yv, ya, w, total, sum_total, wN, rule,

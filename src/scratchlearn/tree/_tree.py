@@ -44,7 +44,9 @@ def _child(nodes, thresholds, Xflat, row, b):
     return np.uint64(4) * np.uint64(nodes[b + go_right])
 
 
-@numba.njit(cache=True, nogil=True)  # nogil: a forest walks its trees on threads
+@numba.njit(
+    cache=True, nogil=True, no_cfunc_wrapper=True
+)  # nogil: a forest walks its trees on threads
 def apply_tree(Xflat, d, nodes, thresholds, out):
     """Write in ``out`` (n,) the leaf index reached by every row of X (n, d), given as
     ``Xflat``, the (n·d,) C-order ravel of X (the caller allocates both, so that no NumPy
@@ -80,7 +82,7 @@ def apply_tree(Xflat, d, nodes, thresholds, out):
         out[i] = b // four
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cfunc_wrapper=True)
 def _path_lengths(X, left, right, feature, threshold):
     """Node count of every row's root-to-leaf path, then the nodes, as CSR (indptr, indices)."""
     n = X.shape[0]
