@@ -140,7 +140,8 @@ def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None,
         S_j = \sum_{c(i)=j} w_i x_i, \quad W_j = \sum_{c(i)=j} w_i, \quad
         J = \sum_i w_i ‖x_i − μ_{c(i)}‖²
 
-    returned as ``{"S": (k, d), "W": (k,), "J": float}``: sums over rows, so blocks add.
+    returned as ``{"S": (k, d), "W": (k,), "J": float}``: sums over rows, so blocks add; with
+    ``labels`` given, also ``"changed"``: how many c(i) differ from what ``labels`` held.
     ``x_mean`` (d,) is subtracted from the rows as they are read (on Dask the data are centred
     block by block); ``w=None`` means unit weights; ``x_sq`` = ‖xᵢ‖² of the centred rows, for
     ``J_EXPANDED`` (summed row by row in the kernel when None); ``labels``, an optional (n_b,)
@@ -151,10 +152,14 @@ def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None,
     X = canonical_csr(X) if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
     n, k = X.shape[0], centres.shape[0]
     w = np.ones(n) if w is None else np.ascontiguousarray(w, dtype=np.float64)
-    labels = np.empty(n, np.int32) if labels is None else labels
-    S, W = np.zeros_like(centres), np.zeros(k)
-    J = lloyd_pass(X, w, centres, labels, S, W, True, j_mode, x_sq, n_threads, x_mean)
-    return {"S": S, "W": W, "J": float(J)}
+    kept = labels is not None
+    labels = labels if kept else np.empty(n, np.int32)
+    S, W, changed = np.zeros_like(centres), np.zeros(k), np.zeros(1, np.int64)
+    J = lloyd_pass(X, w, centres, labels, S, W, True, j_mode, x_sq, n_threads, x_mean, changed)
+    st = {"S": S, "W": W, "J": float(J)}
+    if kept:
+        st["changed"] = int(changed[0])
+    return st
 
 
 _NO_WEIGHTS = np.empty(0)  # w of a pass that neither sums nor takes J: never read
@@ -280,11 +285,14 @@ def lloyd_iterations(sums, farthest, centres, max_iter, tol, labels=None):
     ``sums(μ, j_mode)`` is the :func:`lloyd_stat` of the whole data at μ (one pass),
     ``farthest(μ, m)`` its :func:`farthest_rows` (a pass only when a cluster is empty). Stops
     when the centre shift Σ_j ‖μ_j⁽ᵗ⁺¹⁾ − μ_j⁽ᵗ⁾‖² ≤ tol or when the labels repeat (strict
-    convergence; checked when ``labels``, the buffer ``sums`` fills, is given: labels that
-    repeat give bit-identical sums, hence a shift of 0, so without them the shift rule stops at
-    the same pass unless a cluster was empty); ``n_iter`` counts the pass that confirmed it.
+    convergence; checked when ``labels``, the buffer ``sums`` fills, is given, by the pass's
+    count of rows whose label changed, the buffer holding the previous pass's labels (−1 before
+    the first): labels that repeat give bit-identical sums, hence a shift of 0, so without them
+    the shift rule stops at the same pass unless a cluster was empty); ``n_iter`` counts the
+    pass that confirmed it.
     """
-    labels_old = None if labels is None else np.full_like(labels, -1)
+    if labels is not None:
+        labels[:] = -1  # no row "repeats" its label on the first pass
     history, converged = [], False
     for _ in range(max_iter):
         st = sums(centres, J_EXPANDED)
@@ -292,12 +300,10 @@ def lloyd_iterations(sums, farthest, centres, max_iter, tol, labels=None):
         new = update_centres(centres, st["S"], st["W"], farthest)
         shift = float(((new - centres) ** 2).sum())
         centres = new
-        strict = labels is not None and np.array_equal(labels, labels_old)
+        strict = labels is not None and st["changed"] == 0
         converged = strict or shift <= tol
         if converged:
             break
-        if labels is not None:
-            labels_old[:] = labels
     # one more E-step: the labels of the final centres (those of a strict stop do not change)
     # and J in the direct form, the reported inertia
     st = sums(centres, J_DIRECT)

@@ -61,10 +61,27 @@ J_NONE, J_EXPANDED, J_DIRECT = 0, 1, 2
 
 
 def lloyd_pass(
-    X, w, C, labels, S, W, update, j_mode=J_DIRECT, x_sq=None, n_threads=None, x_shift=None
+    X,
+    w,
+    C,
+    labels,
+    S,
+    W,
+    update,
+    j_mode=J_DIRECT,
+    x_sq=None,
+    n_threads=None,
+    x_shift=None,
+    changed=None,
 ):
     """Assign each row to its nearest centre; fill S (k, d), W (k,) when ``update``; return J
     (0.0 for ``J_NONE``; ``x_sq`` = ‖xᵢ‖² for ``J_EXPANDED``, summed row by row when None).
+
+    ``changed`` (1,) int64, when given, receives the number of rows whose new c(i) differs from
+    what ``labels`` held before the pass: 0 means the labels repeat (strict convergence), told
+    while they are written, with no copy of the previous labels and no second pass to compare
+    them (the comparison and the copy took 0.22 ms an iteration on 10⁶ rows, about 1% of a
+    pass, and the copy held 4n bytes more).
 
     ``x_shift`` (d,): the rows are taken as xᵢ − x_shift, each chunk of 256 centred into a
     buffer of the thread (the Dask blocks are centred this way, with no centred copy of the
@@ -93,7 +110,7 @@ def lloyd_pass(
     x_shift = _EMPTY if x_shift is None else np.asarray(x_shift, dtype=np.float64)
     n, (k, d) = X.shape[0], C.shape
     T = _thread_count(n, n_threads)
-    S_t, W_t, J_t = np.empty((T, k, d)), np.empty((T, k)), np.empty(T)
+    S_t, W_t, J_t = np.empty((T, k, d)), np.empty((T, k)), np.empty((T, 2))  # J_t: J, changes
     update, j_mode = bool(update), int(j_mode)
     if sparse:
         X = canonical_csr(X)
@@ -111,7 +128,7 @@ def lloyd_pass(
                 labels,
                 S_t[t],
                 W_t[t],
-                J_t[t:],
+                J_t[t],
                 t * per_thread,
                 min(n, (t + 1) * per_thread),
                 update,
@@ -136,7 +153,7 @@ def lloyd_pass(
                 labels,
                 S_t[t],
                 W_t[t],
-                J_t[t:],
+                J_t[t],
                 G,
                 Xb,
                 t * per_thread,
@@ -148,7 +165,9 @@ def lloyd_pass(
             )
 
     _run_threads(run, T)
-    return _merge(S_t, W_t, J_t, S, W, update)
+    if changed is not None:
+        changed[0] = int(J_t[:, 1].sum())  # counts below 2⁵³: exact in float64
+    return _merge(S_t, W_t, J_t[:, 0], S, W, update)
 
 
 def _run_threads(run, T):
@@ -206,7 +225,8 @@ def _lloyd_rows(
     X, w, C, M, c_sq, labels, S, W, J, G, Xb, first, stop, update, j_mode, x_sq, x_shift
 ):  # pragma: no cover - compiled
     """The chunks ``first`` .. ``stop`` − 1 of :func:`lloyd_pass`, serial: S (k, d), W (k,),
-    J[0] are this thread's sums (overwritten); M = −2C (k, d); c_sq (k,) receives ‖μ_j‖², G
+    J[0] are this thread's sums and J[1] the number of its rows whose label changed (all
+    overwritten); M = −2C (k, d); c_sq (k,) receives ‖μ_j‖², G
     (256, k) the products −2xᵣ·μ_j of a chunk (scaling by −2 is exact, so ‖μ_j‖² + Gᵣⱼ has
     the bits of ‖μ_j‖² − 2xᵣ·μ_j, one multiplication fewer per entry), Xb (256, d) its
     centred rows when ``x_shift`` is given."""
@@ -223,7 +243,7 @@ def _lloyd_rows(
         c_sq[j] = 0.0
         for f in range(d):
             c_sq[j] += C[j, f] * C[j, f]
-    J_loc = 0.0
+    J_loc, changes = 0.0, 0  # changes: rows whose label differs from the one labels held
     for chunk in range(first, stop):
         a, b = chunk * CHUNK, min(n, (chunk + 1) * CHUNK)
         if shifted:
@@ -242,6 +262,7 @@ def _lloyd_rows(
                 dist = c_sq[j] + G[r, j]
                 if dist < best:
                     best, c = dist, j
+            changes += labels[i] != c
             labels[i] = c
             if j_mode == 1:  # J_EXPANDED
                 if have_sq:
@@ -260,6 +281,7 @@ def _lloyd_rows(
         if update:
             _add_to_sums(xs, w, labels, a, S, W)
     J[0] = J_loc
+    J[1] = changes
 
 
 @numba.njit(nogil=True, cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -303,7 +325,7 @@ def _lloyd_rows_csr(
         W[j] = 0.0
         for f in range(d):
             S[j, f] = 0.0
-    J_loc = 0.0
+    J_loc, changes = 0.0, 0
     for i in range(first, stop):
         a, b = indptr[i], indptr[i + 1]
         for j in range(k):
@@ -317,6 +339,7 @@ def _lloyd_rows_csr(
             dist = c_sq[j] - 2.0 * g[j]
             if dist < best:
                 best, c = dist, j
+        changes += labels[i] != c
         labels[i] = c
         if j_mode == 1:  # J_EXPANDED
             if have_sq:
@@ -339,6 +362,7 @@ def _lloyd_rows_csr(
             for p in range(a, b):
                 S[c, indices[p]] += w[i] * data[p]
     J[0] = J_loc
+    J[1] = changes
 
 
 def elkan_pass(X, w, C, p, labels, lower, S, W, n_threads=None):
