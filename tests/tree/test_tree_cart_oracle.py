@@ -114,6 +114,7 @@ def _check_pair(ours, theirs, X, y, w, criterion, train, test, classifier):
     # no tie anywhere: the two trees are the same tree
     np.testing.assert_array_equal(ours.tree_.children_left, theirs.tree_.children_left)
     np.testing.assert_array_equal(ours.tree_.feature, theirs.tree_.feature)
+    assert ours.tree_.max_depth == theirs.tree_.max_depth  # ours: the builder's node depths
     np.testing.assert_array_equal(ours.predict(X[test]), theirs.predict(X[test]))
     if classifier:
         np.testing.assert_allclose(
@@ -211,6 +212,7 @@ def test_best_first_numbering_matches_sklearn(name, max_leaf_nodes):
     for name in ("children_left", "children_right", "feature", "threshold", "n_node_samples"):
         np.testing.assert_array_equal(getattr(ours.tree_, name), getattr(theirs.tree_, name))
     assert ours.get_n_leaves() == max_leaf_nodes
+    assert ours.get_depth() == theirs.get_depth()  # best-first: depths recorded as nodes are made
 
 
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])

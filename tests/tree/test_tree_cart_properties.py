@@ -117,17 +117,39 @@ def test_probabilities_paths_and_accessors():
     assert clf.max_features_ == 5 and clf.n_features_in_ == 5
 
 
+@pytest.mark.parametrize("splitter", ["best", "random"])
+@pytest.mark.parametrize("max_leaf_nodes", [None, 7, 40])
+@pytest.mark.parametrize("max_depth", [None, 3])
+def test_max_depth_from_the_builder_is_the_deepest_node(splitter, max_leaf_nodes, max_depth):
+    # the builder records each node's depth and hands Tree the maximum; Tree's own walk, level
+    # by level from the root, must find the same depth (and does for trees it did not build)
+    from scratchlearn.tree._tree import _max_depth
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 4))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int) + (X[:, 2] > 0.5)
+    clf = DecisionTreeClassifier(
+        splitter=splitter, max_leaf_nodes=max_leaf_nodes, max_depth=max_depth, random_state=0
+    ).fit(X, y)
+    t = clf.tree_
+    assert t.node_count > 3
+    assert t.max_depth == _max_depth(t.children_left, t.children_right)
+    if max_depth is not None:
+        assert t.max_depth <= max_depth
+
+
 @pytest.mark.parametrize("max_leaf_nodes", [None, 90])
 def test_builder_node_records_name_the_tree_arrays(max_leaf_nodes):
-    """The builder's node records carry the fitted arrays' names, and trees larger than the
-    builder's first capacity (64 nodes) come through its doubling whole: every inner node's
-    rows are its children's rows, every leaf is marked as one."""
+    """The builder's node records carry the fitted arrays' names (and each node's depth, of
+    which the tree keeps the maximum), and trees larger than the builder's first capacity (64
+    nodes) come through its doubling whole: every inner node's rows are its children's rows,
+    every leaf is marked as one."""
     from scratchlearn.tree._builder import NODE
 
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(300, 3)), rng.integers(0, 2, size=300)  # noise: a large tree
     tree = DecisionTreeClassifier(max_leaf_nodes=max_leaf_nodes, random_state=0).fit(X, y).tree_
-    assert set(NODE.names) | {"value"} == set(tree.as_dict())
+    assert set(NODE.names) - {"depth"} | {"value"} == set(tree.as_dict())
     assert tree.node_count > 64
     leaf = tree.children_left == -1
     inner = np.flatnonzero(~leaf)

@@ -62,7 +62,8 @@ __all__ = ["NODE", "Limits", "build_tree", "build_tree_best_first", "grow"]
 
 EPS = np.finfo(np.float64).eps
 
-#: One node of the tree being grown: the fields of :class:`._tree.Tree`, by the same names.
+#: One node of the tree being grown: the fields of :class:`._tree.Tree`, by the same names, and
+#: its depth (so that the tree's ``max_depth`` is one maximum, not a walk of the built tree).
 NODE = np.dtype(
     [
         ("children_left", np.intp),  # −1 at a leaf
@@ -72,6 +73,7 @@ NODE = np.dtype(
         ("threshold", np.float64),  # −2.0 at a leaf
         ("impurity", np.float64),
         ("weighted_n_node_samples", np.float64),
+        ("depth", np.intp),  # root 0; not an array of the Tree: it gets the maximum, max_depth
     ],
     align=True,
 )
@@ -246,6 +248,7 @@ def _expand(Xt, yc, yv, ya, w, samples, order, rows, nodes, value, t, start, end
     wN, impurity = _add_node(
         nodes, value, t, parent, is_left, samples, start, end, yc, yv, ya, w, rule.criterion
     )
+    nodes[t].depth = depth
     m = end - start
     leaf = (
         depth >= limits.max_depth

@@ -142,8 +142,10 @@ class _BaseDecisionTree(BaseEstimator):
             Xt, yc, yv, ya, sw, order if best else None, None if best else order[0], K, rule,
             limits, np.uint64(seed),
         )  # fmt: skip
-        # the records' fields are named after the tree's arrays
-        self.tree_ = Tree(**{name: nodes[name] for name in NODE.names}, value=value, n_features=d)
+        # the records' fields are named after the tree's arrays, but for each node's depth
+        arrays = {name: nodes[name] for name in NODE.names if name != "depth"}
+        max_depth = int(nodes["depth"].max())  # a tree has at least its root
+        self.tree_ = Tree(**arrays, value=value, n_features=d, max_depth=max_depth)
         self._prune_ccp()
 
     def _prune_ccp(self) -> None:

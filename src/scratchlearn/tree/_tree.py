@@ -121,7 +121,8 @@ class Tree:
     """A fitted binary tree as flat arrays; ``Tree(**arrays)`` with the eight arrays above.
 
     Derived: ``node_count``, ``max_depth`` (root depth 0), ``n_leaves``, ``n_features`` (one
-    more than the largest feature index used, unless given), ``n_classes`` (``np.array([K])``)
+    more than the largest feature index used, unless given; ``max_depth`` too, by the builder,
+    which knows each node's depth), ``n_classes`` (``np.array([K])``)
     and ``n_outputs`` (1). The arrays are treated as read-only once built (``apply`` caches a
     packed copy of the structure): to change a tree, build a new ``Tree`` from new arrays.
     """
@@ -190,6 +191,7 @@ class Tree:
         weighted_n_node_samples,
         value,
         n_features=None,
+        max_depth=None,
     ):
         self.children_left = np.ascontiguousarray(children_left, dtype=np.intp)
         self.children_right = np.ascontiguousarray(children_right, dtype=np.intp)
@@ -210,7 +212,12 @@ class Tree:
                     f"{getattr(self, name).shape[0]}, children_left has {self.node_count}."
                 )
         self.n_leaves = int(np.sum(self.children_left == -1))
-        self.max_depth = _max_depth(self.children_left, self.children_right)
+        # given by the builder, which knows each node's depth; else found level by level
+        self.max_depth = (
+            int(max_depth)
+            if max_depth is not None
+            else _max_depth(self.children_left, self.children_right)
+        )
         used = self.feature[self.feature >= 0]
         self.n_features = int(n_features if n_features is not None else used.max(initial=-1) + 1)
         self.n_classes = np.array([self.value.shape[2]], dtype=np.intp)
