@@ -154,7 +154,8 @@ def lloyd_stat(X, w, x_sq, centres, x_mean=None, j_mode=J_EXPANDED, labels=None,
     w = np.ones(n) if w is None else np.ascontiguousarray(w, dtype=np.float64)
     kept = labels is not None
     labels = labels if kept else np.empty(n, np.int32)
-    S, W, changed = np.zeros_like(centres), np.zeros(k), np.zeros(1, np.int64)
+    S, W = np.zeros_like(centres), np.zeros(k)
+    changed = np.zeros(1, np.int64) if kept else None
     J = lloyd_pass(X, w, centres, labels, S, W, True, j_mode, x_sq, n_threads, x_mean, changed)
     st = {"S": S, "W": W, "J": float(J)}
     if kept:
@@ -401,7 +402,9 @@ class KMeansData:
 
     def lloyd(self, centres, max_iter, tol):
         """:func:`lloyd_iterations`, each pass one reduction over the row blocks."""
-        labels = np.full(self.n, -1, np.int32) if self.keeps_labels else None
+        labels = (
+            np.empty(self.n, np.int32) if self.keeps_labels else None
+        )  # lloyd_iterations sets -1
 
         def sums(C, j_mode):
             static = (C, self.x_shift, j_mode, labels, self.n_threads)

@@ -174,7 +174,10 @@ def _run_threads(run, T):
     """run(0), …, run(T − 1) on T threads: run(0) on the calling thread, the others on the
     pool's (the kernels release the GIL). The caller works while the pool's threads wake, so a
     pass waits for one wake-up fewer than if it only waited for T pool threads."""
-    others = [_executor(T - 1).submit(run, t) for t in range(1, T)]
+    others = []
+    if T > 1:
+        pool = _executor(T - 1)
+        others = [pool.submit(run, t) for t in range(1, T)]
     try:
         run(0)
     finally:

@@ -305,9 +305,8 @@ def _push(stack, top, start, end, depth, parent, is_left):
     return top + 1
 
 
-@numba.njit(
-    cache=True, nogil=True, no_cfunc_wrapper=True
-)  # nogil: a forest grows its trees on threads
+# nogil: a forest grows its trees on threads
+@numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def build_tree(Xt, yc, yv, ya, w, order, rows, rule, limits, nodes, value, scratch, stack, top,
                n_nodes, s):  # fmt: skip
     """Grow the tree depth first from the ``stack`` of :data:`PENDING` nodes (``stack[:top]``),

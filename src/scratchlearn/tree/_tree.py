@@ -44,9 +44,8 @@ def _child(nodes, thresholds, Xflat, row, b):
     return np.uint64(4) * np.uint64(nodes[b + go_right])
 
 
-@numba.njit(
-    cache=True, nogil=True, no_cfunc_wrapper=True
-)  # nogil: a forest walks its trees on threads
+# nogil: a forest walks its trees on threads
+@numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def apply_tree(Xflat, d, nodes, thresholds, out):
     """Write in ``out`` (n,) the leaf index reached by every row of X (n, d), given as
     ``Xflat``, the (n·d,) C-order ravel of X (the caller allocates both, so that no NumPy
