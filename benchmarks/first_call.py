@@ -61,47 +61,14 @@ def _since(start):
     return {"wall": wall - start[0], "cpu": cpu - start[1]}
 
 
-def _subset(n, seed=0):
-    import numpy as np
-
-    if n <= MAX_ROWS:
-        return slice(None)
-    return np.sort(np.random.default_rng(seed).permutation(n)[:MAX_ROWS])
-
-
 def _workload(entry):
-    """``(fit, call)``: ``fit()`` fits a new estimator on the entry's data and returns it;
+    """``(fit, call)``: ``fit()`` fits a new estimator on the entry's data (the data of
+    ``scratchlearn compile``, :func:`scratchlearn.cli._compile.workload`) and returns it;
     ``call(model)`` calls its predict (or transform, or kneighbors) on the same rows."""
-    from scratchlearn.cli._common import adapt_to_data, final_step, load_data, seed_estimator
-    from scratchlearn.cli._tasks import task_spec
+    from scratchlearn.cli._common import final_step
+    from scratchlearn.cli._compile import workload
 
-    make = lambda: seed_estimator(entry.cls(**entry.demo_params), 0)
-    task = entry.task
-    if entry.dataset is None and task == "transformer":  # LabelEncoder, LabelBinarizer: fit(y)
-        from scratchlearn.datasets import load_iris
-
-        y = load_iris().target
-        return (lambda: make().fit(y)), (lambda m: m.transform(y))
-    if task == "ranker":
-        from scratchlearn.ranking._showcase import load_modechoice_ranking
-
-        X, y, qid, _ = load_modechoice_ranking()
-        return (lambda: make().fit(X, y, qid=qid)), (lambda m: m.predict(X))
-    if task == "sequence":
-        from scratchlearn.datasets import load_ud_english_ewt
-
-        bunch = load_ud_english_ewt("dev")
-        X, y = list(bunch.data)[:MAX_ROWS], list(bunch.target)[:MAX_ROWS]
-        return (lambda: make().fit(X, y)), (lambda m: m.predict(X))
-    bunch = load_data(entry.dataset)
-    rows = _subset(bunch["data"].shape[0])
-    X = bunch["data"][rows]
-    y = None if bunch.get("target") is None else bunch["target"][rows]
-    supervised = task_spec(task).supervised
-
-    def fit():
-        estimator, _ = adapt_to_data(make(), bunch["kind"])
-        return estimator.fit(X, y) if supervised else estimator.fit(X)
+    fit, X = workload(entry, MAX_ROWS)
 
     def call(model):
         for method in ("predict", "transform"):

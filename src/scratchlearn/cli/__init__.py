@@ -10,6 +10,8 @@ command                    does
 ``scratchlearn predict``   predictions of a saved model on a CSV file
 ``scratchlearn demo``      every estimator on its showcase dataset, then the family stories;
                            figures (PNG) in ``--out DIR`` (default ./scratchlearn-demo)
+``scratchlearn compile``   every estimator's Numba kernels compiled into Numba's cache now
+                           (once per machine or container image), so no first fit waits
 =========================  ================================================================
 
 Every user error (unknown estimator, parameter, dataset, file or column; invalid value; bad
@@ -38,14 +40,24 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def _k_folds(text: str) -> int:
-    try:
-        k = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid number of folds {text!r}") from None
-    if k < 2:
-        raise argparse.ArgumentTypeError(f"--cv needs at least 2 folds; got {k}")
-    return k
+def _integer(low: int, name: str, below: str):
+    """An argparse ``type``: an integer of at least ``low``; ``below`` formats the error for a
+    smaller one (with the number given)."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {name} {text!r}") from None
+        if n < low:
+            raise argparse.ArgumentTypeError(below.format(n))
+        return n
+
+    return parse
+
+
+_k_folds = _integer(2, "number of folds", "--cv needs at least 2 folds; got {}")
+_jobs = _integer(1, "number of processes", "--jobs needs at least 1 process; got {}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -124,6 +136,22 @@ def build_parser() -> argparse.ArgumentParser:
         default="scratchlearn-demo",
         help="folder for the demo's figures (default ./scratchlearn-demo)",
     )
+    comp = sub.add_parser(
+        "compile",
+        help="compile every estimator's Numba kernels now, so no later first fit waits",
+    )
+    comp.add_argument(
+        "estimators",
+        nargs="*",
+        metavar="ESTIMATOR",
+        help="only these estimators (class name or alias; default: every estimator)",
+    )
+    comp.add_argument(
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help="processes compiling side by side (default: one per core)",
+    )
     return parser
 
 
@@ -136,6 +164,8 @@ def _dispatch(args, out, err) -> int:
         from ._fit import run_fit as run
     elif args.command == "predict":
         from ._fit import run_predict as run
+    elif args.command == "compile":
+        from ._compile import run_compile as run
     else:
         from ._demo import run_demo as run
     return run(args, out=out, err=err)

@@ -25,12 +25,13 @@ import importlib.abc
 import sys
 import threading
 
-__all__ = ["NOTICE", "compile_notice"]
+__all__ = ["NOTICE", "compile_notice", "kernel_of"]
 
 #: The line printed (once) when the first kernel of the package starts compiling.
 NOTICE = (
     "scratchlearn: compiling its Numba kernels on first use; this happens once (later runs "
-    "load them from Numba's cache) and can take several seconds ..."
+    "load them from Numba's cache; `scratchlearn compile` compiles every estimator's at once) "
+    "and can take several seconds ..."
 )
 
 
@@ -45,17 +46,24 @@ class _FirstCompile:
         self._lock = threading.Lock()
 
     def on_start(self, event):
-        if self.shown:
-            return
-        dispatcher = (event.data or {}).get("dispatcher")
-        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-        if module != self.package and not module.startswith(self.package + "."):
-            return  # e.g. Numba's own implementation of np.empty, compiled inside our kernel
+        if self.shown or kernel_of(event, self.package) is None:
+            return  # None: e.g. Numba's own implementation of np.empty, compiled in our kernel
         with self._lock:
             if self.shown:
                 return
             self.shown = True
         print(NOTICE, file=self.err, flush=True)
+
+
+def kernel_of(event, package: str = "scratchlearn") -> str | None:
+    """``module.function`` of the function that a ``"numba:compile"`` event compiles, when it
+    belongs to ``package``; None for any other (Numba's own implementations included)."""
+    dispatcher = (event.data or {}).get("dispatcher")
+    function = getattr(dispatcher, "py_func", None)
+    module = getattr(function, "__module__", "") or ""
+    if module != package and not module.startswith(package + "."):
+        return None
+    return f"{module}.{getattr(function, '__qualname__', '?')}"
 
 
 class _AfterImport(importlib.abc.MetaPathFinder):
