@@ -3,7 +3,8 @@
 A :class:`Case` says how to build the data, both estimators, and how to call them. The runner
 times ``fit`` and then the case's ``method`` (predict, transform, ...) for each side: one warm-up
 call, then the median of several timed samples, the two sides alternating sample by sample (a
-sample loops a fast call until it lasts at least 50 ms). It reports the ratio ours /
+sample loops a fast call until it lasts at least 50 ms, and a call under half a second is made
+once, untimed, before each sample: see :data:`WARM_BELOW_SECONDS`). It reports the ratio ours /
 scikit-learn (below 1 means we are faster) at one BLAS/OpenMP thread and at the library default,
 since on a 2-core VM threading alone can change either side several-fold. Absolute seconds are
 printed for context only: ratios are what is comparable across runs on a shared machine.
@@ -51,6 +52,17 @@ def _args(case: Case, data: tuple):
 
 
 MIN_SAMPLE_SECONDS = 0.05  # a timed sample loops a fast call until it lasts at least this
+#: A call under this many seconds is made once more, untimed, before each of its samples. An
+#: OpenMP runtime keeps its threads spinning for a few milliseconds after each parallel call
+#: (libgomp's default wait policy), so a sample that starts right after the other side's shares
+#: the two cores with the other side's spinning threads, and a sample that starts from idle
+#: cores pays for waking them: the untimed call absorbs both, for both sides alike. Measured on
+#: KMeans.predict, 100,000 × 20 at the default thread count, ours / scikit-learn's in 9 paired
+#: samples: 0.89-1.12 back to back (10 runs; scikit-learn's threads spin after its calls, ours,
+#: Python threads, sleep), 0.88-0.90 with the untimed call (3 runs); k-means++ on one thread
+#: 0.82-0.97 and 0.88-0.92. (A pause of 20 ms instead gave 0.82-0.91 and 0.91-1.03: idle cores
+#: then slow the first timed call, by an amount that varies from run to run.)
+WARM_BELOW_SECONDS = 0.5
 
 
 def _once(fn) -> float:
@@ -68,9 +80,14 @@ def _paired_medians(fn_ours, fn_theirs, first_ours, first_theirs, repeat):
     """Median seconds per call of each side, the two sides timed alternately sample by sample
     so that drift of the shared machine lands on both alike."""
     k = _loops_for(min(first_ours, first_theirs))
+    warm_ours, warm_theirs = first_ours < WARM_BELOW_SECONDS, first_theirs < WARM_BELOW_SECONDS
     ours, theirs = [], []
     for _ in range(repeat):
+        if warm_ours:
+            fn_ours()  # untimed: see WARM_BELOW_SECONDS
         ours.append(_once(lambda: [fn_ours() for _ in range(k)]) / k)
+        if warm_theirs:
+            fn_theirs()
         theirs.append(_once(lambda: [fn_theirs() for _ in range(k)]) / k)
     return statistics.median(ours), statistics.median(theirs)
 
