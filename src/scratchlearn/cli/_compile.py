@@ -152,7 +152,9 @@ def workload(
 
     from ._tasks import task_spec
 
-    make = lambda: seed_estimator(entry.cls(**{**entry.demo_params, **(params or {})}), 0)  # noqa: E731
+    def make():
+        return seed_estimator(entry.cls(**{**entry.demo_params, **(params or {})}), 0)
+
     task = entry.task
     if entry.dataset is None and task == "transformer":  # LabelEncoder, LabelBinarizer: fit(y)
         from ..datasets import load_iris
@@ -227,7 +229,8 @@ def warm_estimators(names: list[str]) -> list[tuple[str, list[str], float, str]]
 
 def _tasks(entries) -> list[list[str]]:
     """The estimators' names by family (a family in :data:`SHARED` with the one it shares
-    kernels with), the largest tasks first so that the processes end together."""
+    kernels with), those with the most estimators first, so that the processes end at about
+    the same time."""
     tasks: dict[str, list[str]] = {}
     for entry in entries:
         tasks.setdefault(SHARED.get(entry.family, entry.family), []).append(entry.name)
