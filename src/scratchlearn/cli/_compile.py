@@ -148,8 +148,7 @@ def workload(
     for the label encoders, which have no dataset (they fit on y). ``params`` are set on the
     estimator, ``data`` names another bundled dataset, ``sparse`` passes the rows as CSR and
     ``precomputed`` their Euclidean distances (n, n) instead."""
-    import numpy as np
-
+    from ._demo import _subsample
     from ._tasks import task_spec
 
     def make():
@@ -173,11 +172,7 @@ def workload(
         X, y = list(bunch.data)[:max_rows], list(bunch.target)[:max_rows]
         return (lambda: make().fit(X, y)), X
     bunch = load_data(data or entry.dataset)
-    n = bunch["data"].shape[0]
-    rows = slice(None)
-    if n > max_rows:
-        rows = np.sort(np.random.default_rng(0).permutation(n)[:max_rows])
-    X = bunch["data"][rows]
+    X, y = _subsample(bunch, max_rows, 0)  # the demo's seeded subset
     if sparse:
         import scipy.sparse as sp
 
@@ -186,7 +181,6 @@ def workload(
         from ..metrics import euclidean_distances
 
         X = euclidean_distances(X)
-    y = None if bunch.get("target") is None else bunch["target"][rows]
     supervised = task_spec(task).supervised
 
     def fit():
@@ -201,8 +195,6 @@ def warm_estimators(names: list[str]) -> list[tuple[str, list[str], float, str]]
     that order: fitted by its :func:`workload` and each of its :data:`VARIANTS`, each fit
     followed by the :data:`METHODS` it has, called on the same rows (``compiled``: the
     functions Numba compiled; ``error`` "" when none)."""
-    import numba  # noqa: F401 - loaded before the count starts, so that the listener is live
-
     from .._registry import get_entry
 
     rows = []

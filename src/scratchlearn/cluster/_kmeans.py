@@ -402,9 +402,8 @@ class KMeansData:
 
     def lloyd(self, centres, max_iter, tol):
         """:func:`lloyd_iterations`, each pass one reduction over the row blocks."""
-        labels = (
-            np.empty(self.n, np.int32) if self.keeps_labels else None
-        )  # lloyd_iterations sets -1
+        # lloyd_iterations sets the labels to -1 before its first pass
+        labels = np.empty(self.n, np.int32) if self.keeps_labels else None
 
         def sums(C, j_mode):
             static = (C, self.x_shift, j_mode, labels, self.n_threads)
