@@ -8,10 +8,18 @@ once, untimed, before each sample: see :data:`WARM_BELOW_SECONDS`). It reports t
 scikit-learn (below 1 means we are faster) at one BLAS/OpenMP thread and at the library default,
 since on a 2-core VM threading alone can change either side several-fold. Absolute seconds are
 printed for context only: ratios are what is comparable across runs on a shared machine.
+
+Each pair of samples (ours, then theirs, a few milliseconds apart) gives one ratio rₛ; the
+reported ratio is their median and :func:`ratio_interval` brackets it with two of the sorted rₛ,
+chosen so that the bracket holds the median of the pairs' ratio distribution with probability at
+least :data:`COVERAGE` (a sign-test interval: it assumes only that the pairs are independent).
+A row whose bracket holds the target is at the target within this run's noise: its mark is ≈,
+neither ✓ nor ✗.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -40,9 +48,60 @@ class Case:
 
 
 @dataclass
+class Ratio:
+    """ours / theirs over paired samples: the median of the pairs' ratios and its interval
+    [low, high] of confidence ``coverage`` (see :func:`ratio_interval`)."""
+
+    median: float
+    low: float
+    high: float
+    coverage: float
+
+    def mark(self, target: float | None) -> str:
+        """✓ when the whole interval is at or under ``target``, ✗ when it is all above, ≈ when
+        it holds the target (the run cannot tell), "" without a target."""
+        if target is None:
+            return ""
+        if self.high <= target:
+            return "✓"
+        return "✗" if self.low > target else "≈"
+
+
+@dataclass
 class Timing:
+    """One side's median seconds per call, and the paired ratios ours / theirs of the case."""
+
     fit: float
     predict: float | None
+    fit_ratio: Ratio
+    predict_ratio: Ratio | None
+
+
+COVERAGE = 0.9  # the least probability that a reported interval holds the pairs' median ratio
+
+
+def ratio_interval(ratios, coverage: float = COVERAGE) -> Ratio:
+    """The median of the paired ratios r₁..rₙ and a distribution-free interval for the median m
+    of their distribution (the sign test's): with r₍₁₎ ≤ … ≤ r₍ₙ₎ sorted, [r₍ⱼ₎, r₍ₙ₊₁₋ⱼ₎]
+    misses m only when fewer than j of the n ratios fall on one side of it, so
+
+        P(r₍ⱼ₎ ≤ m ≤ r₍ₙ₊₁₋ⱼ₎) ≥ 1 − 2·P(B < j),   B ~ Binomial(n, ½),
+
+    for independent pairs. j is the largest with that bound ≥ ``coverage``; when even j = 1
+    (the full range) falls short (n ≤ 4 for 0.9), the full range is given with the bound it
+    has, which ``coverage`` of the result reports (n = 3: 0.75)."""
+    r = sorted(float(x) for x in ratios)
+    n = len(r)
+    if n == 0:
+        raise ValueError("ratio_interval needs at least one paired ratio.")
+
+    def bound(j):  # 1 − 2·P(B ≤ j − 1)
+        return 1.0 - 2.0 * sum(math.comb(n, i) for i in range(j)) / 2.0**n
+
+    j = 1
+    while j + 1 <= (n + 1) // 2 and bound(j + 1) >= coverage:
+        j += 1
+    return Ratio(statistics.median(r), r[j - 1], r[n - j], max(bound(j), 0.0))
 
 
 def _args(case: Case, data: tuple):
@@ -76,9 +135,10 @@ def _loops_for(seconds: float) -> int:
     return max(1, int(MIN_SAMPLE_SECONDS / max(seconds, 1e-7)) + 1)
 
 
-def _paired_medians(fn_ours, fn_theirs, first_ours, first_theirs, repeat):
-    """Median seconds per call of each side, the two sides timed alternately sample by sample
-    so that drift of the shared machine lands on both alike."""
+def _paired_samples(fn_ours, fn_theirs, first_ours, first_theirs, repeat):
+    """Seconds per call of each side in ``repeat`` samples, the two sides timed alternately
+    sample by sample so that drift of the shared machine lands on both alike: sample s of ours
+    and sample s of theirs are a pair."""
     k = _loops_for(min(first_ours, first_theirs))
     warm_ours, warm_theirs = first_ours < WARM_BELOW_SECONDS, first_theirs < WARM_BELOW_SECONDS
     ours, theirs = [], []
@@ -89,14 +149,15 @@ def _paired_medians(fn_ours, fn_theirs, first_ours, first_theirs, repeat):
         if warm_theirs:
             fn_theirs()
         theirs.append(_once(lambda: [fn_theirs() for _ in range(k)]) / k)
-    return statistics.median(ours), statistics.median(theirs)
+    return ours, theirs
 
 
 def time_pair(case: Case, data, repeat: int | None = None):
     """Time fit and then the case's method for both sides, interleaved.
 
     One warm-up call per side first (JIT compilation, caches, page faults). Returns
-    (Timing ours, Timing theirs, fitted ours, fitted theirs).
+    (Timing ours, Timing theirs, fitted ours, fitted theirs): each Timing holds the median
+    seconds of its side and the :class:`Ratio` of ours / theirs over the paired samples.
     """
     fit_args, pred_args = _args(case, data)
     fit_o = lambda: case.ours().fit(*fit_args)  # noqa: E731
@@ -104,18 +165,21 @@ def time_pair(case: Case, data, repeat: int | None = None):
     first_o, first_t = _once(fit_o), _once(fit_t)
     if repeat is None:
         slow = max(first_o, first_t)
-        repeat = case.repeat or (3 if slow > 2.0 else 5 if slow > 0.2 else 9)
-    fit_times = _paired_medians(fit_o, fit_t, _once(fit_o), _once(fit_t), repeat)
+        repeat = case.repeat or (5 if slow > 0.2 else 9)  # n ≥ 5: see ratio_interval
+    fit_times = _paired_samples(fit_o, fit_t, _once(fit_o), _once(fit_t), repeat)
     ours, theirs = fit_o(), fit_t()
-    pred_times = (None, None)
+    pred_times = None
     if case.method:
         m_o, m_t = getattr(ours, case.method), getattr(theirs, case.method)
         call_o = lambda: m_o(*pred_args)  # noqa: E731
         call_t = lambda: m_t(*pred_args)  # noqa: E731
-        pred_times = _paired_medians(call_o, call_t, _once(call_o), _once(call_t), repeat)
+        pred_times = _paired_samples(call_o, call_t, _once(call_o), _once(call_t), repeat)
+    ratio = lambda pair: None if pair is None else ratio_interval([a / b for a, b in zip(*pair)])  # noqa: E731
+    median = lambda pair, side: None if pair is None else statistics.median(pair[side])  # noqa: E731
+    fit_ratio, pred_ratio = ratio(fit_times), ratio(pred_times)
     return (
-        Timing(fit_times[0], pred_times[0]),
-        Timing(fit_times[1], pred_times[1]),
+        Timing(median(fit_times, 0), median(pred_times, 0), fit_ratio, pred_ratio),
+        Timing(median(fit_times, 1), median(pred_times, 1), fit_ratio, pred_ratio),
         ours,
         theirs,
     )
