@@ -323,7 +323,9 @@ class BenchRows(SphinxDirective):
         group += body
         caption = nodes.paragraph(
             text="Measured by make bench (benchmarks/results.md): ratios are scratchlearn's time "
-            "over scikit-learn's on the same arrays in one process; lower is faster."
+            "over scikit-learn's on the same arrays in one process; lower is faster. Each is the "
+            "median over paired samples, with its interval (at least 90% confidence) in brackets; "
+            "≈ marks an interval that holds the target."
         )
         return [table, caption]
 
