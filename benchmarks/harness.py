@@ -69,12 +69,10 @@ class Ratio:
 
 @dataclass
 class Timing:
-    """One side's median seconds per call, and the paired ratios ours / theirs of the case."""
+    """One side's median seconds per call."""
 
     fit: float
     predict: float | None
-    fit_ratio: Ratio
-    predict_ratio: Ratio | None
 
 
 COVERAGE = 0.9  # the least probability that a reported interval holds the pairs' median ratio
@@ -156,8 +154,9 @@ def time_pair(case: Case, data, repeat: int | None = None):
     """Time fit and then the case's method for both sides, interleaved.
 
     One warm-up call per side first (JIT compilation, caches, page faults). Returns
-    (Timing ours, Timing theirs, fitted ours, fitted theirs): each Timing holds the median
-    seconds of its side and the :class:`Ratio` of ours / theirs over the paired samples.
+    (Timing ours, Timing theirs, Ratio of the fits, Ratio of the calls or None, fitted ours,
+    fitted theirs): each Timing holds the median seconds of its side, each :class:`Ratio`
+    ours / theirs over the paired samples.
     """
     fit_args, pred_args = _args(case, data)
     fit_o = lambda: case.ours().fit(*fit_args)  # noqa: E731
@@ -174,15 +173,26 @@ def time_pair(case: Case, data, repeat: int | None = None):
         call_o = lambda: m_o(*pred_args)  # noqa: E731
         call_t = lambda: m_t(*pred_args)  # noqa: E731
         pred_times = _paired_samples(call_o, call_t, _once(call_o), _once(call_t), repeat)
-    ratio = lambda pair: None if pair is None else ratio_interval([a / b for a, b in zip(*pair)])  # noqa: E731
-    median = lambda pair, side: None if pair is None else statistics.median(pair[side])  # noqa: E731
-    fit_ratio, pred_ratio = ratio(fit_times), ratio(pred_times)
+    pred_ours, pred_theirs = pred_times or (None, None)
     return (
-        Timing(median(fit_times, 0), median(pred_times, 0), fit_ratio, pred_ratio),
-        Timing(median(fit_times, 1), median(pred_times, 1), fit_ratio, pred_ratio),
+        Timing(_median(fit_times[0]), _median(pred_ours)),
+        Timing(_median(fit_times[1]), _median(pred_theirs)),
+        _ratio(fit_times),
+        _ratio(pred_times),
         ours,
         theirs,
     )
+
+
+def _median(seconds):
+    return None if seconds is None else statistics.median(seconds)
+
+
+def _ratio(samples):
+    """The :class:`Ratio` of the paired samples ``(ours, theirs)`` (None when there are none)."""
+    if samples is None:
+        return None
+    return ratio_interval([a / b for a, b in zip(*samples)])
 
 
 def default_agreement(case: Case, ours, theirs, data) -> float:

@@ -83,37 +83,40 @@ def thread_report() -> str:
     return ", ".join(parts)
 
 
-def _earlier_first_calls(path):
-    """{case: its "first call s" cell} of the table at ``path`` (empty when there is none): a run
-    with ``--no-cold`` keeps a row's earlier figure rather than blanking it."""
-    cells = {}
+def _cells(line):
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _table_rows(path):
+    """{case: its line} of the table at ``path``, in the table's order (empty when there is
+    none)."""
+    rows = {}
     if os.path.exists(path):
         with open(path, encoding="utf-8") as fh:
             for line in fh:
                 if line.startswith("| ") and not line.startswith("| case "):
-                    c = [x.strip() for x in line.strip().strip("|").split("|")]
-                    cells[c[0]] = c[6]
-    return cells
+                    rows[_cells(line)[0]] = line.rstrip("\n")
+    return rows
+
+
+def _earlier_first_calls(path):
+    """{case: its "first call s" cell} of the table at ``path``: a run with ``--no-cold`` keeps
+    a row's earlier figure rather than blanking it."""
+    return {name: _cells(line)[6] for name, line in _table_rows(path).items()}
 
 
 def _merge_rows(path, new_rows):
     """A filtered run replaces its own rows of an existing table and keeps the others, in the
     order of the full case list. Rows of cases that this run could not load (an optional
     reference such as skglm not installed here) are kept where they stood."""
-    name = lambda row: row.split("|")[1].strip()  # noqa: E731
-    old = {}
-    if os.path.exists(path):
-        with open(path) as fh:
-            for line in fh:
-                if line.startswith("| ") and not line.startswith("| case "):
-                    old[name(line)] = line.rstrip("\n")
+    old = _table_rows(path)
     order = [c.name for c in load_cases()]
     prev = None  # an unloaded case goes after the row it followed in the table
     for n in old:
         if n not in order:
             order.insert(order.index(prev) + 1 if prev is not None else 0, n)
         prev = n
-    old.update({name(r): r for r in new_rows})
+    old.update({_cells(r)[0]: r for r in new_rows})
     return [old[n] for n in order if n in old]
 
 
@@ -181,8 +184,8 @@ def main(argv=None) -> int:
             warnings.simplefilter("ignore")
             for threads in (1, None):
                 with threadpool_limits(limits=threads), _numba_threads(threads):
-                    t_ours, _, ours, theirs = time_pair(case, data)
-                ratios[threads] = (t_ours.fit_ratio, t_ours.predict_ratio)
+                    t_ours, _, fit_ratio, pred_ratio, ours, theirs = time_pair(case, data)
+                ratios[threads] = (fit_ratio, pred_ratio)
                 if threads == 1:
                     ours_fit_1 = t_ours.fit
                     agreement = default_agreement(case, ours, theirs, data)
