@@ -80,10 +80,20 @@ n, m, d, k = P["knn"]
 Y, Q = rng.normal(size=(m, d)), rng.normal(size=(n, d))
 nn = NearestNeighbors(n_neighbors=k, algorithm="brute").fit(Y)
 out["knn_default"] = measure(lambda: nn.kneighbors(Q))
+out["threads"] = __import__("numba").get_num_threads()
 with scratchlearn.config_context(working_memory=P["knn_wm"]):
     out["knn_small"] = measure(lambda: nn.kneighbors(Q))
     out["radius"] = measure(lambda: nn.radius_neighbors(Q, radius=P["radius"]))
     out["radius_found"] = int(sum(len(i) for i in nn.radius_neighbors(Q, radius=P["radius"])[1]))
+
+# the same with more features than the compiled path takes: NumPy's tiles
+n, m, d, k = P["knn_wide"]
+Yw, Qw = rng.normal(size=(m, d)), rng.normal(size=(n, d))
+nn = NearestNeighbors(n_neighbors=k, algorithm="brute").fit(Yw)
+out["knn_wide_default"] = measure(lambda: nn.kneighbors(Qw))
+with scratchlearn.config_context(working_memory=P["knn_wm"]):
+    out["knn_wide_small"] = measure(lambda: nn.kneighbors(Qw))
+del Yw, Qw, nn
 
 # SVM kernel cache
 n, d = P["svc"]
@@ -115,7 +125,8 @@ print(json.dumps(out))
 """
 
 PARAMS = {
-    "knn": (2000, 20000, 20, 5),  # the full matrix would be 305 MiB
+    "knn": (2000, 20000, 20, 5),  # the full matrix would be 305 MiB; the compiled path
+    "knn_wide": (2000, 20000, 80, 5),  # d > COMPILED_MAX_D: NumPy's tiles
     "knn_wm": 1,
     "radius": 3.0,
     "svc": (2000, 10),  # the full kernel would be 31 MiB
@@ -152,23 +163,38 @@ def _within(measured, bound):
 
 
 def _knn_bound(wm_bytes):
-    """One worker's tile, 8·r·c ≤ min(working memory, 8 MiB) with r = 256 query rows; the
-    output, (n, k) distances and indices, twice while the row blocks are joined: 32·n·k; the
-    K' = k + 8 candidate buffers, 16·r·K'; the exact recomputation's (r, K', d) differences,
-    8·r·K'·d; the m squared norms, 8·m; the validated queries, 8·n·d."""
-    n, m, d, k = PARAMS["knn"]
+    """NumPy's tiles (d = 80): one worker's tile, 8·r·c ≤ min(working memory, 8 MiB) with
+    r = 256 query rows, and its −2X block, 8·r·d; the output, (n, k) distances and indices,
+    twice while the row blocks are joined: 32·n·k; the K' = k + 8 candidate buffers, 16·r·K';
+    the exact recomputation's gathered candidates and their differences, two (r, K', d)
+    arrays, 16·r·K'·d; the m squared norms, 8·m; the validated queries, 8·n·d."""
+    n, m, d, k = PARAMS["knn_wide"]
     r, K = 256, k + 8
-    return min(wm_bytes, 8 * MiB) + 32 * n * k + 16 * r * K + 8 * r * K * d + 8 * m + 8 * n * d
+    tile = min(wm_bytes, 8 * MiB) + 8 * r * d
+    return tile + 32 * n * k + 16 * r * K + 16 * r * K * d + 8 * m + 8 * n * d
+
+
+def _compiled_knn_bound(wm_bytes, threads):
+    """The compiled path (d = 20): per worker a tile of 8·r·c bytes, r = 64 and r·c·d ≤ 2¹⁸
+    (or less within the working memory), and its −2X block, 8·r·d; the candidates of every
+    query, (n, K') distances and indices, 16·n·K'; the joined output, 16·n·k; the m squared
+    norms, 8·m; the validated queries, 8·n·d."""
+    n, m, d, k = PARAMS["knn"]
+    r, K = 64, k + 8
+    tile = min(wm_bytes, 8 * 2**18 // d)
+    return threads * (tile + 8 * r * d) + 16 * n * K + 16 * n * k + 8 * m + 8 * n * d
 
 
 def test_brute_force_neighbours_default_working_memory(peaks):
-    _within(peaks["knn_default"], _knn_bound(64 * MiB))
+    _within(peaks["knn_default"], _compiled_knn_bound(64 * MiB, peaks["threads"]))
+    _within(peaks["knn_wide_default"], _knn_bound(64 * MiB))
 
 
 def test_brute_force_neighbours_follow_the_configured_working_memory(peaks):
-    _within(peaks["knn_small"], _knn_bound(PARAMS["knn_wm"] * MiB))
-    # the setting is what bounds it: a 1 MiB tile instead of the 8 MiB default one
-    assert peaks["knn_small"]["traced"] < peaks["knn_default"]["traced"] - 5 * MiB
+    _within(peaks["knn_small"], _compiled_knn_bound(PARAMS["knn_wm"] * MiB, peaks["threads"]))
+    _within(peaks["knn_wide_small"], _knn_bound(PARAMS["knn_wm"] * MiB))
+    # the setting is what bounds NumPy's tiles: 1 MiB instead of the 8 MiB default
+    assert peaks["knn_wide_small"]["traced"] < peaks["knn_wide_default"]["traced"] - 5 * MiB
 
 
 def test_radius_neighbours_within_working_memory(peaks):

@@ -26,6 +26,15 @@ METRICS = [
 ]
 
 
+@pytest.fixture(params=["compiled", "numpy"])
+def path(request, monkeypatch):
+    """The two ways of filling the Euclidean tiles (the module notes): the compiled loop over
+    small products (d ≤ COMPILED_MAX_D, the default for these data) and the NumPy tiles."""
+    if request.param == "numpy":
+        monkeypatch.setattr(_argkmin, "COMPILED_MAX_D", 0)
+    return request.param
+
+
 def _wine():
     X = load_wine().data
     X = (X - X.mean(axis=0)) / X.std(axis=0)
@@ -33,7 +42,7 @@ def _wine():
 
 
 @pytest.mark.parametrize("metric,kw", METRICS)
-def test_wine_matches_reference_in_small_tiles(metric, kw):
+def test_wine_matches_reference_in_small_tiles(metric, kw, path):
     Q, Y = _wine()
     if metric == "hamming":
         Q, Y = np.round(Q), np.round(Y)
@@ -48,7 +57,7 @@ def test_wine_matches_reference_in_small_tiles(metric, kw):
 @pytest.mark.parametrize(
     "metric", ["euclidean", "sqeuclidean", "manhattan", "chebyshev", "hamming"]
 )
-def test_digits_ties_broken_by_index(metric):
+def test_digits_ties_broken_by_index(metric, path):
     """Digits are small integers: these distances are exact on both sides (every product and
     sum is an integer below 2⁵³), so equal distances are equal bits and the order among them
     must be the stable one, by training index."""
@@ -61,7 +70,8 @@ def test_digits_ties_broken_by_index(metric):
     assert np.any(d[:, 1:] == d[:, :-1])  # the data do have ties
 
 
-def test_tiles_stay_under_working_memory(monkeypatch):
+def test_numpy_tiles_stay_under_working_memory(monkeypatch):
+    monkeypatch.setattr(_argkmin, "COMPILED_MAX_D", 0)
     Q, Y = _wine()
     seen = []
     real = _argkmin._tile_values
@@ -79,6 +89,28 @@ def test_tiles_stay_under_working_memory(monkeypatch):
     assert 8 * r * c <= 8 * 2**20  # the default tile: 256 × 4096 float64 = 8 MiB
 
 
+def test_compiled_tiles_stay_small(monkeypatch):
+    """The compiled path's tiles: within the working memory, and r·c·d ≤ 2¹⁸ so that a BLAS
+    product never starts threads of its own under the search's workers."""
+    Q, Y = _wine()
+    seen = []
+    real = _argkmin._argkmin_euclidean
+
+    def spy(X, Yall, yy, r, c, best_val, best_idx, Xs, buf):
+        seen.append((r, c, buf.nbytes))
+        return real(X, Yall, yy, r, c, best_val, best_idx, Xs, buf)
+
+    monkeypatch.setattr(_argkmin, "_argkmin_euclidean", spy)
+    budget_mib = 0.002  # 2097 bytes: 262 float64 values per tile
+    d, i = argkmin(Q, Y, 3, working_memory=budget_mib)
+    ((r, c, nbytes),) = seen
+    assert 8 * r * c == nbytes <= budget_mib * 2**20 and c < Y.shape[0]  # Y is tiled
+    for m, dim in [(50_000, 20), (50_000, 64), (100, 3)]:
+        r, c = _argkmin._compiled_tile(m, dim, None)
+        assert r * c * dim <= _argkmin.SERIAL_PRODUCT and c <= m
+    assert _argkmin._compiled_tile(50_000, 64, None)[1] >= 64  # COMPILED_MAX_D's premise
+
+
 def test_expanded_form_never_decides_a_returned_distance():
     """Rows far from the origin: ‖x‖² ≈ 1e12 while ‖x − y‖² ≈ 1, so the expanded form keeps
     about 4 digits; the returned distances are still exact to rounding (recomputed)."""
@@ -90,12 +122,33 @@ def test_expanded_form_never_decides_a_returned_distance():
     np.testing.assert_allclose(d, ref, rtol=2 * 7 * EPS)
 
 
-def test_threads_give_the_sequential_answer():
-    Q, Y = _wine()
-    a = argkmin(Q, Y, 5, n_jobs=2, working_memory=0.01)
-    b = argkmin(Q, Y, 5, working_memory=0.01)
-    np.testing.assert_array_equal(a[1], b[1])
-    np.testing.assert_array_equal(a[0], b[0])
+def test_threads_give_the_sequential_answer(path):
+    """Whole blocks of query rows per worker: the answer does not depend on the thread count
+    (digits: 1797 queries, 29 blocks of 64 on the compiled path, 8 of 256 on NumPy's)."""
+    X = load_digits().data + 0.001 * np.arange(64)  # break the integer ties: a unique answer
+    a = argkmin(X, X, 5, n_jobs=1)
+    for n_jobs in (None, 2, 3, -1):
+        b = argkmin(X, X, 5, n_jobs=n_jobs)
+        np.testing.assert_array_equal(a[1], b[1])
+        np.testing.assert_array_equal(a[0], b[0])
+
+
+def test_both_paths_agree():
+    """The compiled loop and the NumPy tiles recompute the same candidates exactly: the same
+    neighbours, distances within the rounding of two evaluations of Σ(xₖ − yₖ)² (see the
+    module docstring of the tests: 2(d + 2)ε relative)."""
+    rng = np.random.default_rng(0)
+    Y = rng.normal(size=(3000, 24))
+    Q = rng.normal(size=(300, 24))
+    d1, i1 = argkmin(Q, Y, 6)
+    saved = _argkmin.COMPILED_MAX_D
+    try:
+        _argkmin.COMPILED_MAX_D = 0
+        d2, i2 = argkmin(Q, Y, 6)
+    finally:
+        _argkmin.COMPILED_MAX_D = saved
+    np.testing.assert_array_equal(i1, i2)
+    np.testing.assert_allclose(d1, d2, rtol=2 * 26 * EPS)
 
 
 def test_k_out_of_range_is_refused():

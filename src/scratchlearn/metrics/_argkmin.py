@@ -31,15 +31,35 @@ Other metrics (Manhattan, Chebyshev, Minkowski p, Hamming, cosine, a callable) f
 through :func:`scratchlearn.metrics.pairwise_distances` (its compiled coordinate loop or its
 matrix product) and the same selection; their tile values are the returned distances.
 
+Two ways to fill the tiles, one answer. For the Euclidean family with d ≤ ``COMPILED_MAX_D``
+(64), each worker's whole search is one compiled call (:func:`_argkmin_euclidean`): tiles of
+r = 64 queries × c indexed rows with ``r·c·d ≤ 2¹⁸``, a product small enough that OpenBLAS
+computes it on the calling thread alone (it splits only products of more than 4 × 65,536
+multiply-adds), so ``W`` workers use W cores rather than W times the BLAS's threads; the
+selection, the exact recomputation and each row's final sort follow in the same call. With
+``n_jobs=None`` the workers are Numba's thread count (``numba.get_num_threads()``: every core
+unless limited), as scikit-learn's brute-force search uses every core whatever its ``n_jobs``.
+Above d = 64 a tile would be under 64 columns wide; there, and for the other metrics, tiles of
+up to 256 × 4096 come from NumPy (:func:`_argkmin_rows`), with ``n_jobs`` Python workers over
+blocks of query rows (None: one, which drives the BLAS's own threads). Measured on 2,000
+queries × 20,000 points, compiled over NumPy tiles (2-core VM): at one thread 0.88 (d = 20),
+0.98 (32), 1.14 (48), 1.11 (64); at the default threads 0.3–0.93, since NumPy's products wait
+for the BLAS's second thread at every tile (and ran at half speed in some processes). The
+answer for a query does not depend on the number of workers: the blocks and the tiles are
+fixed, and a worker takes whole blocks.
+
 Memory bound. Besides the output (n·k indices and distances) and the m squared norms, each
 worker holds one tile of ``r·c`` float64 values with ``8·r·c ≤ working_memory`` (MiB; by
 default the library-wide setting ``scratchlearn.get_config()["working_memory"]``, 64 unless
 changed, as :func:`~scratchlearn.metrics.pairwise_distances_chunked`; tiles are also capped at
 256 × 4096 = 8 MiB so they stay near the cache), plus its ``r·K'`` candidate buffers. With
-``W`` workers the peak is ``W · 8rc + 32·n·k + 16·W·r·K' + 8·W·r·K'·d + 8m`` bytes (the
-output twice while the blocks are joined; the exact recomputation's (r, K', d) differences),
-never ``8nm``: measured 13.2 MiB by tracemalloc on 50,000 × 10,000 × 20 with k = 5 (bound 8 + 7.6
-+ 0.4 + 0.5 + 0.4 = 16.9 MiB; the full matrix would be 3.7 GiB). The last, narrower tile of a
+``W`` workers the peak is ``W·8(rc + rd) + 32·n·k + 16·W·r·K' + 16·W·r·K'·d + 8m`` bytes
+(the −2X block; the output twice while the blocks are joined; the exact recomputation's
+gathered candidates and their differences, two (r, K', d) arrays), never ``8nm``: measured
+12.8 MiB by tracemalloc on 2,000 × 20,000 × 80 with k = 5 (bound 8.2 + 0.3 + 0.05 + 4.3 + 0.2
+= 13.0 MiB, plus the queries; the full matrix would be 305 MiB). The compiled path holds less:
+``W·8(rc + rd) + 16·n·K' + 16·n·k + 8m`` bytes (its tiles are at most 64 × 4096 / d, and the
+candidates are recomputed in place). The last, narrower tile of a
 row block reuses the first tile's memory. The radius search holds one block of whole rows
 (``8·r·m ≤ working_memory``), its (r, m) boolean mask, plus the neighbours found.
 ``tests/test_memory_budgets.py`` measures both in a subprocess.
@@ -60,6 +80,10 @@ EUCLIDEAN_FAMILY = ("euclidean", "l2", "sqeuclidean")
 
 TILE_ROWS, TILE_COLS = 256, 4096  # cache-friendly cap on a tile (8 MiB of float64)
 EXTRA_CANDIDATES = 8  # e: candidates re-ranked exactly beyond the k asked for
+COMPILED_ROWS = 64  # r of the compiled path's tiles
+SERIAL_PRODUCT = 2**18  # r·c·d at most this: OpenBLAS does not split the product over threads
+COMPILED_MAX_D = SERIAL_PRODUCT // (COMPILED_ROWS * 64)  # tiles at least 64 columns wide: d ≤ 64
+MIN_PAIRS_PER_THREAD = 2**20  # a thread is woken only for about a millisecond of work or more
 
 _EPS = np.finfo(np.float64).eps
 
@@ -87,6 +111,82 @@ def _push_tile(T, yy, j0, best_val, best_idx):  # pragma: no cover - compiled
                 best_val[i, pos] = v
                 best_idx[i, pos] = j0 + j
                 worst = best_val[i, K - 1]
+
+
+@numba.njit(nogil=True, cache=True, no_cfunc_wrapper=True)
+def _argkmin_euclidean(X, Y, yy, r, c, best_val, best_idx, Xs, buf):
+    """The K' nearest rows of Y to each row of X by squared Euclidean distance, sorted by
+    (distance, index), into ``best_val`` (n, K') (exact squared distances) and ``best_idx``:
+    blocks of ``r`` queries, tiles of ``c`` indexed rows (the compiled path of the module
+    notes). ``yy`` holds ‖y‖²; ``Xs`` (r, d) and ``buf`` (≥ r·c) are this worker's scratch."""
+    (n, d), m = X.shape, Y.shape[0]
+    K = best_val.shape[1]
+    for i0 in range(0, n, r):
+        i1 = min(n, i0 + r)
+        nb = i1 - i0
+        for i in range(nb):  # −2x, exact (a power of two), and empty buffers
+            for f in range(d):
+                Xs[i, f] = -2.0 * X[i0 + i, f]
+            for q in range(K):
+                best_val[i0 + i, q] = np.inf
+                best_idx[i0 + i, q] = 0
+        for j0 in range(0, m, c):
+            j1 = min(m, j0 + c)
+            T = buf[: nb * (j1 - j0)].reshape((nb, j1 - j0))
+            np.dot(Xs[:nb], Y[j0:j1].T, T)  # (−2X) Yᵀ on this thread: r·c·d ≤ 2¹⁸
+            _push_tile(T, yy[j0:j1], j0, best_val[i0:i1], best_idx[i0:i1])
+        for i in range(i0, i1):  # exact Σ(xₖ − yₖ)² of the K' candidates, then sort
+            for q in range(K):
+                j = best_idx[i, q]
+                s = 0.0
+                for f in range(d):
+                    diff = X[i, f] - Y[j, f]
+                    s += diff * diff
+                best_val[i, q] = s
+            for q in range(1, K):  # insertion sort by (distance, index): K' is small
+                v, j = best_val[i, q], best_idx[i, q]
+                p = q
+                while p > 0 and (
+                    best_val[i, p - 1] > v or (best_val[i, p - 1] == v and best_idx[i, p - 1] > j)
+                ):
+                    best_val[i, p] = best_val[i, p - 1]
+                    best_idx[i, p] = best_idx[i, p - 1]
+                    p -= 1
+                best_val[i, p] = v
+                best_idx[i, p] = j
+
+
+def _compiled_tile(m, d, working_memory):
+    """(r, c) of the compiled path: r = 64 queries, c indexed rows with r·c·d ≤ 2¹⁸ (one BLAS
+    thread per product) and 8·r·c within the working memory; at most 4096 columns."""
+    budget = working_memory_bytes(working_memory)
+    r = max(1, min(COMPILED_ROWS, int(budget // 8)))
+    c = max(1, min(m, TILE_COLS, SERIAL_PRODUCT // (r * d), int(budget // (8 * r))))
+    return r, c
+
+
+def _argkmin_compiled(X, Y, yy, k, K, metric, working_memory, n_jobs):
+    """The compiled path of :func:`argkmin` (Euclidean family, d ≤ ``COMPILED_MAX_D``)."""
+    X, Y = np.ascontiguousarray(X), np.ascontiguousarray(Y)
+    (n, d), m = X.shape, Y.shape[0]
+    r, c = _compiled_tile(m, d, working_memory)
+    blocks = -(-n // r)
+    W = numba.get_num_threads() if n_jobs is None else n_workers(n_jobs)
+    W = max(1, min(W, blocks, n * m // MIN_PAIRS_PER_THREAD))
+
+    def run(t0, t1):  # whole blocks t0 .. t1 − 1: the same blocks for every W
+        a, b = t0 * r, min(n, t1 * r)
+        best_val, best_idx = np.empty((b - a, K)), np.empty((b - a, K), dtype=np.intp)
+        Xs, buf = np.empty((r, d)), np.empty(r * c)
+        _argkmin_euclidean(X[a:b], Y, yy, r, c, best_val, best_idx, Xs, buf)
+        if metric != "sqeuclidean":
+            np.sqrt(best_val, out=best_val)
+        return best_val[:, :k], best_idx[:, :k]
+
+    parts = run_tasks(run, [(w * blocks // W, (w + 1) * blocks // W) for w in range(W)], W)
+    if len(parts) == 1:
+        return parts[0][0].copy(), parts[0][1].copy()  # (n, k), not views of (n, K')
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def _tile_shape(n, m, working_memory):
@@ -165,7 +265,9 @@ def argkmin(
     working_memory : float, MiB per tile (default: ``scratchlearn.get_config()["working_memory"]``,
         64 unless changed; capped at 8 by the cache-sized tile).
     n_jobs : threads over blocks of query rows (matrix-product metrics only: the compiled
-        coordinate loop already uses every core, and a callable holds the GIL).
+        coordinate loop already uses every core, and a callable holds the GIL). None: Numba's
+        thread count for the Euclidean family with d ≤ 64, else one thread driving a threaded
+        matrix product (see the module notes); -1: every core.
 
     Returns
     -------
@@ -179,6 +281,9 @@ def argkmin(
     euclid = isinstance(metric, str) and metric in EUCLIDEAN_FAMILY
     K = min(m, k + EXTRA_CANDIDATES) if euclid else k
     yy = np.einsum("ij,ij->i", Y, Y) if euclid else None  # ‖y‖², (m,)
+    if euclid and X.shape[1] <= COMPILED_MAX_D:
+        dist, ind = _argkmin_compiled(X, Y, yy, k, K, metric, working_memory, n_jobs)
+        return (dist, ind) if return_distance else ind
     r, c = _tile_shape(n, m, working_memory)
     threaded = euclid or metric == "cosine"
     workers = n_workers(n_jobs) if threaded else 1

@@ -154,7 +154,7 @@ class NeighborsBase(BaseEstimator):
         else:
             X, y = self._validate_data(X, y, **check)
             X = np.asarray(X, dtype=np.float64)
-        self._fit_X = np.array(X, dtype=np.float64)  # own copy: later edits of X change nothing
+        self._fit_X = np.array(X, dtype=np.float64, order="C")  # own copy, rows contiguous
         self.n_samples_fit_ = m = X.shape[0]
         self.effective_metric_, self.effective_metric_params_ = resolve_metric(
             self.metric, self.p, self.metric_params

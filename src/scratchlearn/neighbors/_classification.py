@@ -84,7 +84,9 @@ class KNeighborsClassifier(KNeighborsMixin, _ClassifierBase):
         "cosine", "hamming" or a callable ``f(x, y) -> float`` (brute force only).
     p : float ≥ 1, the Minkowski power (p = 1 Manhattan, 2 Euclidean, inf Chebyshev).
     metric_params : dict of extra keywords for the metric.
-    n_jobs : threads over query blocks (None: 1, -1: every core).
+    n_jobs : threads over blocks of queries for brute force (None: every core through Numba's
+        thread count for Euclidean distances with at most 64 features, else one thread and the
+        BLAS's own; -1: every core).
 
     Attributes
     ----------
