@@ -123,8 +123,8 @@ class KDTree:
         self._start, self._end, self._left, self._first = np.empty((4, n_nodes), np.intp)
         self._lo, self._hi = np.empty((n_nodes, d)), np.empty((n_nodes, d))
         tree = (self._perm, self._start, self._end, self._left, self._lo, self._hi, self._first)
-        kern.build(data, leaf_size, *tree)
-        self._X = np.ascontiguousarray(data[self._perm])  # rows in leaf order
+        self._X = data.copy()  # permuted by the build, with _perm: rows in leaf order
+        kern.build(self._X, leaf_size, *tree)
 
     # ------------------------------------------------------------------------------------------
 
