@@ -5,7 +5,8 @@ The budgets:
 * brute-force neighbours hold one tile of the distance matrix within the working memory
   (``scratchlearn.get_config()["working_memory"]``, capped at an 8 MiB tile), never the
   (n, m) matrix (``metrics._argkmin``);
-* the radius search holds one block of whole rows within the working memory;
+* the radius search holds one block of whole rows within the working memory (NumPy's blocks),
+  or small tiles and the hits found (the compiled path, d ≤ 64);
 * the SVM's kernel-row cache stays within ``cache_size`` MiB, never the (n, n) kernel;
 * ``KMedoids`` on a precomputed (n, n) matrix makes no second n × n array (a symmetric or
   Fortran-ordered matrix is read in place; only a non-symmetric C-ordered one is transposed
@@ -93,6 +94,9 @@ nn = NearestNeighbors(n_neighbors=k, algorithm="brute").fit(Yw)
 out["knn_wide_default"] = measure(lambda: nn.kneighbors(Qw))
 with scratchlearn.config_context(working_memory=P["knn_wm"]):
     out["knn_wide_small"] = measure(lambda: nn.kneighbors(Qw))
+    out["radius_wide"] = measure(lambda: nn.radius_neighbors(Qw, radius=P["radius_wide"]))
+    found = nn.radius_neighbors(Qw, radius=P["radius_wide"])[1]
+    out["radius_wide_found"] = int(sum(len(i) for i in found))
 del Yw, Qw, nn
 
 # SVM kernel cache
@@ -129,6 +133,7 @@ PARAMS = {
     "knn_wide": (2000, 20000, 80, 5),  # d > COMPILED_MAX_D: NumPy's tiles
     "knn_wm": 1,
     "radius": 3.0,
+    "radius_wide": 10.5,  # about 1.4% of the pairs at d = 80
     "svc": (2000, 10),  # the full kernel would be 31 MiB
     "cache_size": 4,
     "kmedoids": 2000,  # D is 31 MiB
@@ -198,12 +203,24 @@ def test_brute_force_neighbours_follow_the_configured_working_memory(peaks):
 
 
 def test_radius_neighbours_within_working_memory(peaks):
-    """One block of whole rows, 8·r·m ≤ working memory, and its (r, m) boolean mask (1/8 of
-    it); the neighbours found (index and distance, 16 bytes each, twice while joined); the m
-    squared norms and the validated queries."""
-    n, m, d, _ = PARAMS["knn"]
+    """NumPy's blocks (d = 80): one block of whole rows, 8·r·m ≤ working memory, and its (r, m)
+    boolean mask (1/8 of it); the neighbours found (index and distance, 16 bytes each, twice
+    while joined); the m squared norms and the validated queries."""
+    n, m, d, _ = PARAMS["knn_wide"]
     wm = PARAMS["knn_wm"] * MiB
-    bound = wm + wm // 8 + 32 * peaks["radius_found"] + 8 * m + 8 * n * d
+    bound = wm + wm // 8 + 32 * peaks["radius_wide_found"] + 8 * m + 8 * n * d
+    _within(peaks["radius_wide"], bound)
+
+
+def test_compiled_radius_neighbours_hold_small_tiles_and_the_hits(peaks):
+    """The compiled path (d = 20): per worker a tile and its −2X block, as for the k nearest;
+    five arrays as long as the most hits of a block (at most twice that, as they grow: 80 bytes
+    per hit at most, the hits of all blocks counted); the neighbours found, 16 bytes each, in
+    the per-block copies and their views; the m squared norms and the validated queries."""
+    n, m, d, _ = PARAMS["knn"]
+    found = peaks["radius_found"]
+    tile = 8 * 2**18 // d + 8 * 64 * d
+    bound = peaks["threads"] * tile + 80 * found + 16 * found + 8 * m + 8 * n * d
     _within(peaks["radius"], bound)
 
 

@@ -12,7 +12,7 @@ import pytest
 from sklearn.datasets import load_digits, load_wine
 
 from scratchlearn.metrics import _argkmin
-from scratchlearn.metrics._argkmin import argkmin, argkmin_reference
+from scratchlearn.metrics._argkmin import argkmin, argkmin_reference, radius_neighbors_blocked
 
 EPS = np.finfo(np.float64).eps
 METRICS = [
@@ -155,3 +155,42 @@ def test_k_out_of_range_is_refused():
     Q, Y = _wine()
     with pytest.raises(ValueError, match="k <= m = 178.*k=179"):
         argkmin(Q, Y, 179)
+
+
+def _radius_reference(Q, Y, radius, metric):
+    """Every distance from the coordinate differences, then the indices within the radius."""
+    D = argkmin_reference(Q, Y, Y.shape[0], metric=metric)  # (n, m), sorted by (distance, j)
+    out = []
+    for dist, ind in zip(*D):
+        keep = dist <= radius
+        order = np.argsort(ind[keep], kind="stable")  # index order, as radius_neighbors gives
+        out.append((ind[keep][order], dist[keep][order]))
+    return out
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "sqeuclidean"])
+def test_radius_matches_reference(metric, path):
+    """Digits: integer coordinates, so every squared distance is an exact integer on both sides
+    and a point at exactly the radius must be in (the radius is one of the distances). Radius
+    large enough that a block's hits outgrow the first arrays (the compiled path grows them)."""
+    X = load_digits().data
+    Q, Y = X[:150], X
+    radius = 1681.0 if metric == "sqeuclidean" else 41.0  # 41² = 1681, a distance that occurs
+    ind, dist = radius_neighbors_blocked(Q, Y, radius, metric=metric, working_memory=0.05)
+    ref = _radius_reference(Q, Y, radius, metric)
+    assert sum(len(i) for i in ind) > 8 * 64  # more than the first arrays hold
+    on_the_sphere = 0
+    for (i, d), (ir, dr) in zip(zip(ind, dist), ref):
+        np.testing.assert_array_equal(i, ir)
+        np.testing.assert_allclose(d, dr, rtol=2 * 66 * EPS)
+        on_the_sphere += int(np.sum(dr == radius))
+    assert on_the_sphere > 0  # the boundary was exercised
+
+
+def test_radius_threads_give_the_sequential_answer(path):
+    X = load_digits().data + 0.001 * np.arange(64)
+    a = radius_neighbors_blocked(X, X, 30.0, n_jobs=1)
+    for n_jobs in (None, 2, 3):
+        b = radius_neighbors_blocked(X, X, 30.0, n_jobs=n_jobs)
+        for x, y in zip(a[0] + a[1], b[0] + b[1]):
+            np.testing.assert_array_equal(x, y)

@@ -92,6 +92,7 @@ VARIANTS = {
         {"params": {"algorithm": "brute"}},
         {"params": {"algorithm": "brute", "metric": "manhattan"}},
     ],
+    "RadiusNeighborsClassifier": [{"params": {"algorithm": "brute"}}],  # the compiled radius
     "LinearSVC": [{"sparse": True}],
 }
 #: The kernels that no warm-up compiles, and why: ``tests/test_cli_compile.py`` checks that

@@ -36,7 +36,9 @@ Two ways to fill the tiles, one answer. For the Euclidean family with d ≤ ``CO
 r = 64 queries × c indexed rows with ``r·c·d ≤ 2¹⁸``, a product small enough that OpenBLAS
 computes it on the calling thread alone (it splits only products of more than 4 × 65,536
 multiply-adds), so ``W`` workers use W cores rather than W times the BLAS's threads; the
-selection, the exact recomputation and each row's final sort follow in the same call. With
+selection, the exact recomputation and each row's final sort follow in the same call. The
+radius search has its compiled path too (:func:`_radius_euclidean`): the same tiles, each
+entry under the slackened threshold recomputed exactly, the hits grouped by query. With
 ``n_jobs=None`` the workers are Numba's thread count (``numba.get_num_threads()``: every core
 unless limited), as scikit-learn's brute-force search uses every core whatever its ``n_jobs``.
 Above d = 64 a tile would be under 64 columns wide; there, and for the other metrics, tiles of
@@ -45,6 +47,9 @@ blocks of query rows (None: one, which drives the BLAS's own threads). Measured 
 queries × 20,000 points, compiled over NumPy tiles (2-core VM): at one thread 0.88 (d = 20),
 0.98 (32), 1.14 (48), 1.11 (64); at the default threads 0.3–0.93, since NumPy's products wait
 for the BLAS's second thread at every tile (and ran at half speed in some processes). The
+radius search on the same data, against scikit-learn, with 0.12% and 3.3% of the pairs within
+r = 3.5 and 4.5: 0.80 and 1.14 at one thread, 0.87 and 1.04 at the default (NumPy's blocks of
+whole rows: 2.4–4.7); each hit costs an exact recomputation that scikit-learn does not make. The
 answer for a query does not depend on the number of workers: the blocks and the tiles are
 fixed, and a worker takes whole blocks.
 
@@ -61,8 +66,10 @@ gathered candidates and their differences, two (r, K', d) arrays), never ``8nm``
 ``W·8(rc + rd) + 16·n·K' + 16·n·k + 8m`` bytes (its tiles are at most 64 × 4096 / d, and the
 candidates are recomputed in place). The last, narrower tile of a
 row block reuses the first tile's memory. The radius search holds one block of whole rows
-(``8·r·m ≤ working_memory``), its (r, m) boolean mask, plus the neighbours found.
-``tests/test_memory_budgets.py`` measures both in a subprocess.
+(``8·r·m ≤ working_memory``), its (r, m) boolean mask, plus the neighbours found; on the
+compiled path (:func:`_radius_euclidean`, the same tiles as the k nearest), per worker five
+arrays as long as the most hits of one block of 64 queries, at most twice that as they grow,
+plus the neighbours found. ``tests/test_memory_budgets.py`` measures each in a subprocess.
 """
 
 from __future__ import annotations
@@ -343,16 +350,143 @@ def _radius_rows(X, Y, yy, start, stop, radius, metric, kw):
     return ind, dst
 
 
+@numba.njit(nogil=True, cache=True, no_cfunc_wrapper=True)
+def _radius_euclidean(
+    X, Y, yy, y_max, radius, squared, c, Xs, buf, thr, counts, nxt, cand, hit, tj, td, out_j, out_d
+):  # fmt: skip
+    """The rows of Y within ``radius`` of each row of X (one block of at most r query rows; the
+    compiled path of :func:`radius_neighbors_blocked`), grouped by query in index order.
+
+    Candidates are the entries with ‖y‖² − 2x·y ≤ r² − ‖x‖² + 4(d + 3)ε(‖x‖² + max‖y‖²) (the
+    expanded form's error bound as slack); each is kept only if its exact distance
+    (Σ(xₖ − yₖ)², its root unless ``squared``) is ≤ radius. Writes ``counts[i]`` (hits of row
+    i) and the hits into ``out_j``, ``out_d``; ``Xs`` (r, d), ``buf`` (≥ r·c), ``thr`` (r,),
+    ``nxt`` (r,), ``cand`` (c,), and ``hit``, ``tj``, ``td`` (as long as out_j: each hit's
+    row, index and distance in the order found) are scratch.
+    Returns the number h of hits, or −h when the arrays hold fewer than h
+    (then nothing is valid: the caller grows them to h and calls again)."""
+    (nb, d), m = X.shape, Y.shape[0]
+    S = out_j.shape[0]
+    r2 = radius if squared else radius * radius
+    for i in range(nb):
+        xx = 0.0
+        for f in range(d):
+            Xs[i, f] = -2.0 * X[i, f]
+            xx += X[i, f] * X[i, f]
+        thr[i] = r2 - xx + 4.0 * (d + 3) * _EPS * (xx + y_max)
+        counts[i] = 0
+    h = 0
+    for j0 in range(0, m, c):
+        j1 = min(m, j0 + c)
+        T = buf[: nb * (j1 - j0)].reshape((nb, j1 - j0))
+        np.dot(Xs[:nb], Y[j0:j1].T, T)  # (−2X) Yᵀ on this thread: r·c·d ≤ 2¹⁸
+        yy_t = yy[j0:j1]
+        for i in range(nb):
+            t_i, n_cand = thr[i], 0
+            for j in range(j1 - j0):  # the scan: candidates only
+                if T[i, j] + yy_t[j] <= t_i:
+                    cand[n_cand] = j0 + j
+                    n_cand += 1
+            for q in range(n_cand):  # each candidate's exact distance decides
+                j = cand[q]
+                s = _sq_distance(X, i, Y, j)
+                dist = s if squared else np.sqrt(s)
+                if dist <= radius:
+                    if h < S:
+                        hit[h], tj[h], td[h] = i, j, dist
+                    h += 1
+                    counts[i] += 1
+    if h > S:
+        return -h
+    # Group by query, stably (a counting sort; within a query the tiles came in increasing j).
+    for i in range(nb):
+        nxt[i] = counts[i - 1] + nxt[i - 1] if i > 0 else 0  # where row i's hits start
+    for q in range(h):
+        p = nxt[hit[q]]
+        nxt[hit[q]] += 1
+        out_j[p], out_d[p] = tj[q], td[q]
+    return h
+
+
+@numba.njit(nogil=True, cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _sq_distance(X, i, Y, j):  # pragma: no cover - compiled
+    """Σ_f (X[i, f] − Y[j, f])², in four running sums (f mod 4), added at the end: a chain of
+    d dependent additions would take d times an addition's latency per candidate."""
+    d = X.shape[1]
+    s0 = s1 = s2 = s3 = 0.0
+    f = 0
+    while f + 4 <= d:
+        a0, a1 = X[i, f] - Y[j, f], X[i, f + 1] - Y[j, f + 1]
+        a2, a3 = X[i, f + 2] - Y[j, f + 2], X[i, f + 3] - Y[j, f + 3]
+        s0 += a0 * a0
+        s1 += a1 * a1
+        s2 += a2 * a2
+        s3 += a3 * a3
+        f += 4
+    while f < d:
+        a0 = X[i, f] - Y[j, f]
+        s0 += a0 * a0
+        f += 1
+    return (s0 + s1) + (s2 + s3)
+
+
+def _radius_compiled(X, Y, yy, radius, metric, working_memory, n_jobs):
+    """The compiled path of :func:`radius_neighbors_blocked` (Euclidean family, d ≤ 64): blocks
+    of r queries, tiles as :func:`_argkmin_compiled`'s, workers over runs of whole blocks."""
+    X, Y = np.ascontiguousarray(X), np.ascontiguousarray(Y)
+    (n, d), m = X.shape, Y.shape[0]
+    r, c = _compiled_tile(m, d, working_memory)
+    blocks = -(-n // r)
+    W = numba.get_num_threads() if n_jobs is None else n_workers(n_jobs)
+    W = max(1, min(W, blocks, n * m // MIN_PAIRS_PER_THREAD))
+    y_max = float(yy.max()) if m else 0.0
+    squared = metric == "sqeuclidean"
+
+    def run(t0, t1):  # blocks t0 .. t1 − 1; hits of each block copied out, grouped by query
+        Xs, buf = np.empty((r, d)), np.empty(r * c)
+        thr, counts, nxt = np.empty(r), np.empty(r, dtype=np.intp), np.empty(r, dtype=np.intp)
+        cand = np.empty(c, dtype=np.intp)
+        S = 8 * r  # hits a block may hold before the arrays grow
+
+        def room(S):  # hit, tj, out_j (int) and td, out_d (float) of length S
+            return (
+                [np.empty(S, np.intp) for _ in range(2)]
+                + [np.empty(S)]
+                + [np.empty(S, np.intp), np.empty(S)]
+            )
+
+        hits = room(S)
+        ind, dist = [], []
+        for b in range(t0, t1):
+            Xb = X[b * r : min(n, (b + 1) * r)]
+            args = (Xb, Y, yy, y_max, radius, squared, c, Xs, buf, thr, counts, nxt, cand)
+            h = _radius_euclidean(*args, *hits)
+            if h < 0:  # more hits than room: grow (at least double), and run the block again
+                S = max(-h, 2 * S)
+                hits = room(S)
+                h = _radius_euclidean(*args, *hits)
+            bounds = np.concatenate([[0], np.cumsum(counts[: len(Xb)])])
+            j_b, d_b = hits[3][:h].copy(), hits[4][:h].copy()  # one array per block, then views
+            ind += [j_b[a:e] for a, e in zip(bounds[:-1], bounds[1:])]
+            dist += [d_b[a:e] for a, e in zip(bounds[:-1], bounds[1:])]
+        return ind, dist
+
+    parts = run_tasks(run, [(w * blocks // W, (w + 1) * blocks // W) for w in range(W)], W)
+    return [a for p in parts for a in p[0]], [a for p in parts for a in p[1]]
+
+
 def radius_neighbors_blocked(
     X, Y, radius, *, metric="euclidean", metric_kwargs=None, working_memory=None, n_jobs=None
 ):
     """For each row of ``X``, the rows of ``Y`` at distance ``≤ radius``, in index order.
 
     Whole rows of the distance matrix are formed in blocks of ``r`` rows with
-    ``8·r·m ≤ working_memory`` MiB. Euclidean-family candidates are taken with the error bound
-    of the expanded form as slack and kept only if their exactly recomputed distance is within
-    the radius, so rounding never decides membership. Returns two lists of n arrays (indices
-    as intp, distances as float64).
+    ``8·r·m ≤ working_memory`` MiB; for the Euclidean family with d ≤ ``COMPILED_MAX_D``, the
+    compiled path instead (:func:`_radius_euclidean`: the small tiles and the threads of
+    :func:`argkmin`'s, with ``n_jobs`` read the same way). Euclidean-family candidates are taken
+    with the error bound of the expanded form as slack and kept only if their exactly
+    recomputed distance is within the radius, so rounding never decides membership. Returns
+    two lists of n arrays (indices as intp, distances as float64).
     """
     from ._pairwise_kernels import block_rows
 
@@ -360,6 +494,8 @@ def radius_neighbors_blocked(
     n = X.shape[0]
     euclid = isinstance(metric, str) and metric in EUCLIDEAN_FAMILY
     yy = np.einsum("ij,ij->i", Y, Y) if euclid else None
+    if euclid and X.shape[1] <= COMPILED_MAX_D:
+        return _radius_compiled(X, Y, yy, radius, metric, working_memory, n_jobs)
     rows = block_rows(Y.shape[0], working_memory)
     workers = n_workers(n_jobs) if (euclid or metric == "cosine") else 1
     blocks = [(s, min(n, s + rows)) for s in range(0, n, rows)]
