@@ -172,14 +172,23 @@ def _compiled_tile(m, d, working_memory):
     return r, c
 
 
-def _argkmin_compiled(X, Y, yy, k, K, metric, working_memory, n_jobs):
-    """The compiled path of :func:`argkmin` (Euclidean family, d ≤ ``COMPILED_MAX_D``)."""
+def _compiled_plan(X, Y, working_memory, n_jobs):
+    """What both compiled paths share: X and Y C-ordered, the tile (r, c), and W runs of whole
+    blocks of r queries, (t0, t1) each: W = ``n_jobs`` (None: Numba's thread count), at most
+    one per block and one per ``MIN_PAIRS_PER_THREAD`` query–point pairs."""
     X, Y = np.ascontiguousarray(X), np.ascontiguousarray(Y)
     (n, d), m = X.shape, Y.shape[0]
     r, c = _compiled_tile(m, d, working_memory)
     blocks = -(-n // r)
     W = numba.get_num_threads() if n_jobs is None else n_workers(n_jobs)
     W = max(1, min(W, blocks, n * m // MIN_PAIRS_PER_THREAD))
+    return X, Y, r, c, [(w * blocks // W, (w + 1) * blocks // W) for w in range(W)]
+
+
+def _argkmin_compiled(X, Y, yy, k, K, metric, working_memory, n_jobs):
+    """The compiled path of :func:`argkmin` (Euclidean family, d ≤ ``COMPILED_MAX_D``)."""
+    X, Y, r, c, runs = _compiled_plan(X, Y, working_memory, n_jobs)
+    n, d = X.shape
 
     def run(t0, t1):  # whole blocks t0 .. t1 − 1: the same blocks for every W
         a, b = t0 * r, min(n, t1 * r)
@@ -190,7 +199,7 @@ def _argkmin_compiled(X, Y, yy, k, K, metric, working_memory, n_jobs):
             np.sqrt(best_val, out=best_val)
         return best_val[:, :k], best_idx[:, :k]
 
-    parts = run_tasks(run, [(w * blocks // W, (w + 1) * blocks // W) for w in range(W)], W)
+    parts = run_tasks(run, runs, len(runs))
     if len(parts) == 1:
         return parts[0][0].copy(), parts[0][1].copy()  # (n, k), not views of (n, K')
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -433,12 +442,8 @@ def _sq_distance(X, i, Y, j):  # pragma: no cover - compiled
 def _radius_compiled(X, Y, yy, radius, metric, working_memory, n_jobs):
     """The compiled path of :func:`radius_neighbors_blocked` (Euclidean family, d ≤ 64): blocks
     of r queries, tiles as :func:`_argkmin_compiled`'s, workers over runs of whole blocks."""
-    X, Y = np.ascontiguousarray(X), np.ascontiguousarray(Y)
+    X, Y, r, c, runs = _compiled_plan(X, Y, working_memory, n_jobs)
     (n, d), m = X.shape, Y.shape[0]
-    r, c = _compiled_tile(m, d, working_memory)
-    blocks = -(-n // r)
-    W = numba.get_num_threads() if n_jobs is None else n_workers(n_jobs)
-    W = max(1, min(W, blocks, n * m // MIN_PAIRS_PER_THREAD))
     y_max = float(yy.max()) if m else 0.0
     squared = metric == "sqeuclidean"
 
@@ -471,7 +476,7 @@ def _radius_compiled(X, Y, yy, radius, metric, working_memory, n_jobs):
             dist += [d_b[a:e] for a, e in zip(bounds[:-1], bounds[1:])]
         return ind, dist
 
-    parts = run_tasks(run, [(w * blocks // W, (w + 1) * blocks // W) for w in range(W)], W)
+    parts = run_tasks(run, runs, len(runs))
     return [a for p in parts for a in p[0]], [a for p in parts for a in p[1]]
 
 
