@@ -120,6 +120,28 @@ def _push_tile(T, yy, j0, best_val, best_idx):  # pragma: no cover - compiled
                 worst = best_val[i, K - 1]
 
 
+@numba.njit(nogil=True, cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _sq_distance(X, i, Y, j):  # pragma: no cover - compiled
+    """Σ_f (X[i, f] − Y[j, f])², in four running sums (f mod 4), added at the end: a chain of
+    d dependent additions would take d times an addition's latency per candidate."""
+    d = X.shape[1]
+    s0 = s1 = s2 = s3 = 0.0
+    f = 0
+    while f + 4 <= d:
+        a0, a1 = X[i, f] - Y[j, f], X[i, f + 1] - Y[j, f + 1]
+        a2, a3 = X[i, f + 2] - Y[j, f + 2], X[i, f + 3] - Y[j, f + 3]
+        s0 += a0 * a0
+        s1 += a1 * a1
+        s2 += a2 * a2
+        s3 += a3 * a3
+        f += 4
+    while f < d:
+        a0 = X[i, f] - Y[j, f]
+        s0 += a0 * a0
+        f += 1
+    return (s0 + s1) + (s2 + s3)
+
+
 @numba.njit(nogil=True, cache=True, no_cfunc_wrapper=True)
 def _argkmin_euclidean(X, Y, yy, r, c, best_val, best_idx, Xs, buf):
     """The K' nearest rows of Y to each row of X by squared Euclidean distance, sorted by
@@ -144,12 +166,7 @@ def _argkmin_euclidean(X, Y, yy, r, c, best_val, best_idx, Xs, buf):
             _push_tile(T, yy[j0:j1], j0, best_val[i0:i1], best_idx[i0:i1])
         for i in range(i0, i1):  # exact Σ(xₖ − yₖ)² of the K' candidates, then sort
             for q in range(K):
-                j = best_idx[i, q]
-                s = 0.0
-                for f in range(d):
-                    diff = X[i, f] - Y[j, f]
-                    s += diff * diff
-                best_val[i, q] = s
+                best_val[i, q] = _sq_distance(X, i, Y, best_idx[i, q])
             for q in range(1, K):  # insertion sort by (distance, index): K' is small
                 v, j = best_val[i, q], best_idx[i, q]
                 p = q
@@ -417,28 +434,6 @@ def _radius_euclidean(
     return h
 
 
-@numba.njit(nogil=True, cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _sq_distance(X, i, Y, j):  # pragma: no cover - compiled
-    """Σ_f (X[i, f] − Y[j, f])², in four running sums (f mod 4), added at the end: a chain of
-    d dependent additions would take d times an addition's latency per candidate."""
-    d = X.shape[1]
-    s0 = s1 = s2 = s3 = 0.0
-    f = 0
-    while f + 4 <= d:
-        a0, a1 = X[i, f] - Y[j, f], X[i, f + 1] - Y[j, f + 1]
-        a2, a3 = X[i, f + 2] - Y[j, f + 2], X[i, f + 3] - Y[j, f + 3]
-        s0 += a0 * a0
-        s1 += a1 * a1
-        s2 += a2 * a2
-        s3 += a3 * a3
-        f += 4
-    while f < d:
-        a0 = X[i, f] - Y[j, f]
-        s0 += a0 * a0
-        f += 1
-    return (s0 + s1) + (s2 + s3)
-
-
 def _radius_compiled(X, Y, yy, radius, metric, working_memory, n_jobs):
     """The compiled path of :func:`radius_neighbors_blocked` (Euclidean family, d ≤ 64): blocks
     of r queries, tiles as :func:`_argkmin_compiled`'s, workers over runs of whole blocks."""
@@ -453,12 +448,8 @@ def _radius_compiled(X, Y, yy, radius, metric, working_memory, n_jobs):
         cand = np.empty(c, dtype=np.intp)
         S = 8 * r  # hits a block may hold before the arrays grow
 
-        def room(S):  # hit, tj, out_j (int) and td, out_d (float) of length S
-            return (
-                [np.empty(S, np.intp) for _ in range(2)]
-                + [np.empty(S)]
-                + [np.empty(S, np.intp), np.empty(S)]
-            )
+        def room(S):  # hit, tj, td (the hits as found), out_j, out_d (grouped by query)
+            return [np.empty(S, t) for t in (np.intp, np.intp, np.float64, np.intp, np.float64)]
 
         hits = room(S)
         ind, dist = [], []
@@ -471,7 +462,8 @@ def _radius_compiled(X, Y, yy, radius, metric, working_memory, n_jobs):
                 hits = room(S)
                 h = _radius_euclidean(*args, *hits)
             bounds = np.concatenate([[0], np.cumsum(counts[: len(Xb)])])
-            j_b, d_b = hits[3][:h].copy(), hits[4][:h].copy()  # one array per block, then views
+            out_j, out_d = hits[3:]
+            j_b, d_b = out_j[:h].copy(), out_d[:h].copy()  # one array per block, then views
             ind += [j_b[a:e] for a, e in zip(bounds[:-1], bounds[1:])]
             dist += [d_b[a:e] for a, e in zip(bounds[:-1], bounds[1:])]
         return ind, dist
