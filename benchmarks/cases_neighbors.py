@@ -6,10 +6,15 @@ Targets (ratio ours / scikit-learn): brute-force predict ≤ 1.0 on d = 20 (20,0
 ``make_classification`` (continuous: no distance ties). ``agree`` is the fraction of queries
 whose predicted class differs (near-equal distances can be ordered differently by the
 expanded form's rounding in scikit-learn, so a handful may differ).
+
+The radius row times ``NearestNeighbors.radius_neighbors`` by brute force on the d = 20 data
+of the first row, with a radius that holds about 70 training points per query (r = 5.5):
+``agree`` is the fraction of queries whose set of neighbours differs.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn import neighbors as sk_neighbors
 
 from benchmarks.harness import Case
@@ -48,9 +53,32 @@ def _case(algorithm, n_train, n_query, d, target_fit):
     )
 
 
+def _radius_mismatch(ours, theirs, data):
+    Q = data[2]
+    a, b = ours.radius_neighbors(Q)[1], theirs.radius_neighbors(Q)[1]
+    return float(sum(not np.array_equal(np.sort(i), np.sort(j)) for i, j in zip(a, b)) / len(Q))
+
+
+def _radius_case(n_train, n_query, d, radius):
+    return Case(
+        f"NearestNeighbors.radius_neighbors brute {n_train}x{d}, {n_query} queries, r={radius}",
+        lambda: _data(n_train, n_query, d),
+        lambda: neighbors.NearestNeighbors(algorithm="brute", radius=radius),
+        lambda: sk_neighbors.NearestNeighbors(algorithm="brute", radius=radius),
+        fit_args=lambda data: (data[0],),
+        predict_args=lambda data: (data[2],),
+        method="radius_neighbors",
+        agree=_radius_mismatch,
+        target_fit=None,
+        target_predict=1.0,
+        time_fit=False,
+    )
+
+
 CASES = [
     _case("brute", 20_000, 2_000, 20, None),
     _case("brute", 50_000, 10_000, 20, None),
     _case("kd_tree", 50_000, 20_000, 3, 1.0),
     _case("kd_tree", 300_000, 100_000, 3, 1.0),
+    _radius_case(20_000, 2_000, 20, 5.5),
 ]

@@ -100,6 +100,8 @@ VARIANTS = {
 NOT_WARMED = {
     "scratchlearn.linear_model._cd_kernels._axpy_threads": "Lasso on 65,536 rows or more",
     "scratchlearn.linear_model._cd_kernels._dot_threads": "Lasso on 65,536 rows or more",
+    "scratchlearn.datasets._svmlight_kernels.parse_block": "load_svmlight_file: a reader",
+    "scratchlearn.datasets._svmlight_kernels._read_float": "load_svmlight_file: a reader",
     "scratchlearn.neighbors._kd_tree_kernels.sort_segments": "radius_neighbors(sort_results=True)",
     "scratchlearn.tree._splitter._best_node_split_from_python": "tree.best_split, for teaching",
     "scratchlearn.tree._splitter._random_node_split_from_python": "tree.best_split, for teaching",
