@@ -222,3 +222,31 @@ def test_constant_target_everywhere():
         assert np.allclose(est.coef_, 0.0, atol=1e-10)
         assert est.intercept_ == pytest.approx(-2.5, abs=1e-10)
         assert np.allclose(est.predict(X), -2.5)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_predictions_on_sparse_counts_equal_those_on_their_floats(fmt):
+    """Sparse X is read in its own dtype (scipy's product converts each value as it reads it):
+    the scores of integer counts are bit-identical to those of the same matrix as float64,
+    for a binary and a three-class model, and X is left as it was."""
+    import scipy.sparse as sp
+
+    from scratchlearn.svm import LinearSVC
+
+    rng = np.random.default_rng(0)
+    counts = sp.random(300, 40, density=0.2, random_state=rng, format="csr")
+    counts.data = np.ceil(5 * counts.data).astype(np.int64)
+    X = counts.asformat(fmt)
+    before = X.copy()
+    y3 = rng.integers(0, 3, 300)
+    for model, y in [
+        (LogisticRegression(), y3 % 2),
+        (LogisticRegression(), y3),
+        (LinearSVC(C=0.01, random_state=0), y3),
+        (Ridge(), y3.astype(float)),
+    ]:
+        model.fit(counts.astype(np.float64), y)
+        scores = model.decision_function if hasattr(model, "decision_function") else model.predict
+        np.testing.assert_array_equal(scores(X), scores(X.astype(np.float64)))
+        np.testing.assert_array_equal(model.predict(X), model.predict(X.astype(np.float64)))
+    assert X.dtype == np.int64 and (X != before).nnz == 0

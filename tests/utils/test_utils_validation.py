@@ -81,6 +81,29 @@ def test_check_array_conversions_and_no_aliasing():
         check_array([[1.0, 2.0]], ensure_min_samples=2)
 
 
+@pytest.mark.parametrize("container", [sp.csr_matrix, sp.csc_matrix, sp.csr_array, sp.coo_matrix])
+def test_check_array_converts_sparse_values_and_leaves_the_callers_matrix_alone(container):
+    """Integer counts to float64 (an entry stored twice included): the same matrix, of the
+    same kind, sharing no array with the caller's."""
+    data, indices, indptr = np.array([3, 1, 2, 5]), np.array([1, 1, 0, 2]), np.array([0, 2, 2, 4])
+    if container is sp.coo_matrix:  # the same entries: rows 0, 0, 2, 2
+        X = container((data, (np.array([0, 0, 2, 2]), indices)), shape=(3, 3))
+    else:  # compressed rows (or columns), entry 1 stored twice
+        X = container((data, indices, indptr), shape=(3, 3))
+    assert X.nnz == 4
+    before = X.copy()
+    out = check_array(X, accept_sparse=True, dtype=np.float64)
+    assert out.dtype == np.float64 and type(out) is type(X) and out.shape == X.shape
+    np.testing.assert_array_equal(out.toarray(), X.toarray().astype(np.float64))
+    for name in ("data", "indices", "indptr", "row", "col"):
+        if hasattr(X, name):
+            assert not np.shares_memory(getattr(out, name), getattr(X, name)), name
+    out.data[:] = -1.0
+    if hasattr(out, "indices"):
+        out.indices[:] = 0
+    np.testing.assert_array_equal(X.toarray(), before.toarray())
+
+
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_check_array_reads_finite_float64_where_it_lies(order):
     """No copy and no temporary the size of X: finiteness is decided by reductions."""

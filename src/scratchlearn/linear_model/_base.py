@@ -138,8 +138,12 @@ class LinearModel:
     def _decision_function(self, X):
         """Xwᵀ + b for dense or sparse X, as float64: (n,) or (n, k) like ``coef_``."""
         check_is_fitted(self, "coef_")
+        # sparse X keeps its dtype (counts, say): scipy's product converts each value as it
+        # reads it, where converting X first (scipy's astype) would also scan it for duplicate
+        # entries, a quarter of the time of a prediction on a bag of words
+        dtype = "numeric" if sp.issparse(X) else np.float64
         X = self._validate_data(
-            X, reset=False, accept_sparse=self._accept_sparse_predict, dtype=np.float64
+            X, reset=False, accept_sparse=self._accept_sparse_predict, dtype=dtype
         )
         Z = safe_sparse_dot(X, self.coef_.T)  # (n,) or (n, k), read from X where it lies
         Z += self.intercept_  # in place: the only allocation is the output itself
