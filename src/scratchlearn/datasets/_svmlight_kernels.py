@@ -17,26 +17,57 @@ decline too, and the Python parsers read it.
 the exponent less the number of digits after the point. When m ≤ 2⁵³ and |e| ≤ 22, both m and
 10^|e| are exact doubles, so the single rounded operation m × 10ᵉ (or m / 10⁻ᵉ) is the
 correctly rounded value of the decimal number: what ``float`` returns (Clinger 1990, "How to
-read floating point numbers accurately"; the "fast path" of every exact reader). Every other
-token (17-digit reprs, huge exponents) is left for ``float`` itself: its text is copied into a
-buffer of such tokens, and the caller converts them all in one pass of ``float``.
+read floating point numbers accurately"; the "fast path" of every exact reader).
+
+Otherwise (17-digit reprs, tiny and huge exponents), when m has at most 18 digits, the
+Eisel–Lemire step (Lemire 2021, "Number parsing at a gigabyte per second") finds the double:
+m shifted left until its top bit is set, times the 128-bit truncation t of 10ᵉ (``POW10_128``),
+gives the 54 leading bits of m·10ᵉ and the binary exponent ⌊e log₂10⌋ + 64 + 1023 − (shift).
+Because t is rounded down, the true product lies within m of the computed one; the step
+declines when that margin (or a second product with t's lower 64 bits) could carry into the
+leading bits, when m·10ᵉ is a near halfway case between two doubles, or when it is subnormal
+or overflows. A token it declines, or one with more digits, is left for ``float`` itself: its
+text is copied into a buffer of such tokens, and the caller converts them all in one pass of
+``float``.
 """
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
-__all__ = ["POW10", "parse_block"]
+__all__ = ["POW10", "POW10_128", "parse_block"]
 
 #: 10⁰ … 10²², each an exact double (10²² < 2⁵³·2²²; 10²³ is not exact).
 POW10 = np.array([float(10**k) for k in range(23)])
+#: The smallest and largest e of ``POW10_128``: beyond them m·10ᵉ (m < 2⁶⁴) is 0 or inf.
+E_MIN, E_MAX = -348, 347
+
+
+def _truncated_128(e):
+    """⌊10ᵉ · 2ᵏ⌋ for the k that gives it 128 bits: (high 64 bits, low 64 bits)."""
+    if e >= 0:
+        v = 10**e
+        t = v >> (v.bit_length() - 128) if v.bit_length() > 128 else v << (128 - v.bit_length())
+    else:
+        d = 10**-e  # 2^(128 + L − 1) / d lies in (2¹²⁷, 2¹²⁸): d is not a power of two
+        t = (1 << (128 + d.bit_length() - 1)) // d
+    return t >> 64, t & (2**64 - 1)
+
+
+#: Row e − E_MIN: the 128-bit mantissa of 10ᵉ, rounded down, as (high, low) 64-bit words.
+POW10_128 = np.array([_truncated_128(e) for e in range(E_MIN, E_MAX + 1)], dtype=np.uint64)
 _MAX_EXACT = 2**53
 _DIGITS_CAP = 10**17  # m stops growing here (its digits beyond go to ``float``)
 
 _SPACE, _TAB, _LF, _CR = 32, 9, 10, 13
 _HASH, _COLON, _DOT, _PLUS, _MINUS, _ZERO, _NINE = 35, 58, 46, 43, 45, 48, 57
 _E, _e, _QID = 69, 101, np.frombuffer(b"qid:", dtype=np.uint8)
+# 64-bit unsigned constants: Numba types an operation of uint64 with a signed int as float64
+_U0, _U1, _U9, _U32, _U63 = (np.uint64(v) for v in (0, 1, 9, 32, 63))
+_LOW32, _LOW9, _ALL64 = np.uint64(2**32 - 1), np.uint64(0x1FF), np.uint64(2**64 - 1)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -76,7 +107,7 @@ def _read_int(b, i, n):
 
 
 @numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
-def _read_float(b, i, n, pow10):
+def _read_float(b, i, n, pow10, pow10_128):
     """``(value, next position, exact)`` of the float at ``b[i:]``: ``exact`` False when the
     value must come from ``float`` (see the module notes); next position -1 when the text is
     not in the grammar."""
@@ -109,15 +140,63 @@ def _read_float(b, i, n, pow10):
         if i < 0:
             return 0.0, -1, False
         e += exponent
-    if m == 0 and not capped:
-        value = 0.0  # 0, 0.000, 0e999: a zero whatever the exponent
-    elif capped or m > _MAX_EXACT or e < -22 or e > 22:
+    exact = True
+    if capped:
         return 0.0, i, False
-    elif e >= 0:
+    if m == 0:
+        value = 0.0  # 0, 0.000, 0e999: a zero whatever the exponent
+    elif m <= _MAX_EXACT and 0 <= e <= 22:
         value = m * pow10[e]
-    else:
+    elif m <= _MAX_EXACT and -22 <= e < 0:
         value = m / pow10[-e]
-    return (-value if negative else value), i, True
+    else:
+        value, exact = _eisel_lemire(m, e, pow10_128)
+    return (-value if negative else value), i, exact
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _mul_128(a, b):
+    """``(high, low)`` 64-bit words of the 128-bit product of the uint64 a and b, from four
+    32 × 32-bit products."""
+    a_lo, a_hi, b_lo, b_hi = a & _LOW32, a >> _U32, b & _LOW32, b >> _U32
+    p0, p1, p2, p3 = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi
+    middle = (p0 >> _U32) + (p1 & _LOW32) + (p2 & _LOW32)
+    return p3 + (p1 >> _U32) + (p2 >> _U32) + (middle >> _U32), (middle << _U32) | (p0 & _LOW32)
+
+
+@numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+def _eisel_lemire(m, e, pow10_128):
+    """``(m·10ᵉ rounded to the nearest double, True)`` for 0 < m < 2⁶³, or ``(0, False)``
+    when the step cannot be sure (see the module notes)."""
+    if e < E_MIN or e > E_MAX:
+        return 0.0, False
+    w = np.uint64(m)
+    shift = 0
+    while (w >> _U63) == _U0:  # normalised: the top bit set
+        w = w << _U1
+        shift += 1
+    t_hi, t_lo = pow10_128[e - E_MIN, 0], pow10_128[e - E_MIN, 1]
+    x_hi, x_lo = _mul_128(w, t_hi)
+    if (x_hi & _LOW9) == _LOW9 and x_lo + w < w:  # the margin w could carry: look closer
+        y_hi, y_lo = _mul_128(w, t_lo)
+        merged_hi, merged_lo = x_hi, x_lo + y_hi
+        if merged_lo < x_lo:
+            merged_hi += _U1
+        if (merged_hi & _LOW9) == _LOW9 and merged_lo == _ALL64 and y_lo + w < w:
+            return 0.0, False
+        x_hi, x_lo = merged_hi, merged_lo
+    top = x_hi >> _U63  # the product's top bit: 54 bits from there
+    mantissa = x_hi >> (top + _U9)
+    exponent = ((217706 * e) >> 16) + 64 + 1023 - shift - (1 - np.int64(top))
+    if x_lo == _U0 and (x_hi & _LOW9) == _U0 and (mantissa & np.uint64(3)) == _U1:
+        return 0.0, False  # a halfway case the truncation may hide
+    mantissa = (mantissa + (mantissa & _U1)) >> _U1  # 54 bits to 53, to nearest
+    if (mantissa >> np.uint64(53)) != _U0:
+        mantissa = mantissa >> _U1
+        exponent += 1
+    if exponent <= 0 or exponent >= 0x7FF:  # subnormal, or beyond the largest double
+        return 0.0, False
+    return math.ldexp(float(mantissa), exponent - 1075), True
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -131,7 +210,9 @@ def _set_aside(b, start, end, far_text, n_text):
 
 
 @numba.njit(cache=True, nogil=True, no_cfunc_wrapper=True)
-def parse_block(b, query_id, pow10, y, qids, counts, cols, vals, linenos, far_text, far_slot):
+def parse_block(
+    b, query_id, pow10, pow10_128, y, qids, counts, cols, vals, linenos, far_text, far_slot
+):
     """Parse the ASCII bytes ``b`` of whole svmlight lines into the arrays given.
 
     Per sample row r: ``y[r]``, ``qids[r]`` (0 without a qid), ``counts[r]`` entries and its
@@ -167,7 +248,7 @@ def parse_block(b, query_id, pow10, y, qids, counts, cols, vals, linenos, far_te
                 return -1, 0, 0, 0, 0
             start = i
             if field == 0:
-                value, i, exact = _read_float(b, i, n, pow10)
+                value, i, exact = _read_float(b, i, n, pow10, pow10_128)
                 if i < 0 or (i < n and not _ends_field(b[i])):
                     return -1, 0, 0, 0, 0
                 y[rows], qids[rows], counts[rows], linenos[rows] = value, 0, 0, line
@@ -188,7 +269,7 @@ def parse_block(b, query_id, pow10, y, qids, counts, cols, vals, linenos, far_te
                 if i < 0 or i >= n or b[i] != _COLON or index < 0 or index <= previous:
                     return -1, 0, 0, 0, 0
                 start = i + 1  # the value's text
-                value, i, exact = _read_float(b, start, n, pow10)
+                value, i, exact = _read_float(b, start, n, pow10, pow10_128)
                 if i < 0 or (i < n and not _ends_field(b[i])):
                     return -1, 0, 0, 0, 0
                 cols[t], vals[t], previous = index, value, index
