@@ -15,8 +15,10 @@ in the number of queries), the matrix case on 10,000.
 The svmlight rows read and write a LETOR-like file of 20,000 rows × 136 features with ``qid``
 (MSLR-WEB10K's shape; 90% of the entries non-zero, values with four decimals, as in MSLR):
 ``load_svmlight_file`` against ``sklearn.datasets.load_svmlight_file`` on the same file, and
-``dump_svmlight_file`` against scikit-learn's, each side writing its own file. ``agree`` is
-the largest difference between the matrices read back (by scikit-learn's reader for the dumps).
+``dump_svmlight_file`` against scikit-learn's, each side writing its own file. The
+"17-digit" row reads the same rows with values of full precision, as ``dump_svmlight_file``
+writes any float data (``repr``: 16 or 17 significant digits). ``agree`` is the largest
+difference between the matrices read back (by scikit-learn's reader for the dumps).
 """
 
 import os
@@ -129,6 +131,17 @@ def _letor_file():
     return (path,)
 
 
+def _repr_file():
+    """The same rows with full-precision values (``repr``: 16 or 17 significant digits), as
+    ``dump_svmlight_file`` writes any float data."""
+    path = os.path.join(_DIR, "letor-repr.txt")
+    if not os.path.exists(path):
+        X, y, qid = _letor()
+        X = X / 10 + np.random.default_rng(1).random(X.shape) * (X != 0)
+        dump_svmlight_file(X, y, path, query_id=qid, zero_based=False)
+    return (path,)
+
+
 class _Loader:
     def __init__(self, load):
         self.load = load
@@ -196,6 +209,13 @@ CASES = [
     _file_case(
         "load",
         _letor_file,
+        lambda: _Loader(load_svmlight_file),
+        lambda: _Loader(_sk_load),
+        "sklearn: Cython reader",
+    ),
+    _file_case(
+        "load 17-digit",
+        _repr_file,
         lambda: _Loader(load_svmlight_file),
         lambda: _Loader(_sk_load),
         "sklearn: Cython reader",
