@@ -40,7 +40,7 @@ import numpy as np
 
 __all__ = ["POW10", "POW10_128", "parse_block"]
 
-#: 10⁰ … 10²², each an exact double (10²² < 2⁵³·2²²; 10²³ is not exact).
+#: 10⁰ … 10²², each an exact double (10ᵏ = 5ᵏ·2ᵏ, and 5²² < 2⁵³ < 5²³).
 POW10 = np.array([float(10**k) for k in range(23)])
 #: The smallest and largest e of ``POW10_128``: beyond them m·10ᵉ (m < 2⁶⁴) is 0 or inf.
 E_MIN, E_MAX = -348, 347
