@@ -291,8 +291,19 @@ def _parse_compiled(text, query_id):
         np.empty(b.shape[0] + 1, np.uint8),
         np.empty(max_rows + max_entries, np.int64),
     )
-    n_rows, n_entries, n_lines, n_far, n_text = parse_block(
-        b, query_id, POW10, POW10_128, y, qids, counts, cols, vals, linenos, far_text, far_slot
+    n_rows, n_entries, n_lines, n_far, n_text = parse_block(  # bool: one compiled signature
+        b,
+        bool(query_id),
+        POW10,
+        POW10_128,
+        y,
+        qids,
+        counts,
+        cols,
+        vals,
+        linenos,
+        far_text,
+        far_slot,
     )
     if n_rows < 0:
         return None
