@@ -291,19 +291,10 @@ def _parse_compiled(text, query_id):
         np.empty(b.shape[0] + 1, np.uint8),
         np.empty(max_rows + max_entries, np.int64),
     )
-    n_rows, n_entries, n_lines, n_far, n_text = parse_block(  # bool: one compiled signature
-        b,
-        bool(query_id),
-        POW10,
-        POW10_128,
-        y,
-        qids,
-        counts,
-        cols,
-        vals,
-        linenos,
-        far_text,
-        far_slot,
+    arrays = (y, qids, counts, cols, vals, linenos, far_text, far_slot)
+    # query_id as a bool: an int from the caller would compile a second signature
+    n_rows, n_entries, n_lines, n_far, n_text = parse_block(
+        b, bool(query_id), POW10, POW10_128, *arrays
     )
     if n_rows < 0:
         return None
@@ -360,13 +351,11 @@ def _read_rows(name, read, query_id, dtype, block_bytes, first_line=1):
         rows, n_lines = _parse_block(text, name, query_id, start, dtype)
         blocks.append(rows)
         start += n_lines
-    blocks = [b for b in blocks if b is not None]
+    blocks, n_lines = [b for b in blocks if b is not None], start - first_line
     if not blocks:
-        return None, start - first_line
+        return None, n_lines
     # the pieces are freed on return: the matrix made from these arrays is the second copy
-    return tuple(
-        None if p[0] is None else np.concatenate(p) for p in zip(*blocks)
-    ), start - first_line
+    return tuple(None if p[0] is None else np.concatenate(p) for p in zip(*blocks)), n_lines
 
 
 def _csr_rows(rows, name, n_features, zero_based, query_id, dtype):

@@ -77,6 +77,13 @@ def _ends_field(c):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _closed(b, i, n):
+    """Whether a token read up to position i (−1: not in the grammar) ends there, at a field's
+    end or the text's."""
+    return i >= 0 and (i == n or _ends_field(b[i]))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _is_qid(b, i, n):
     """Whether ``b[i:]`` opens with ``qid:``."""
     if i + 4 > n:
@@ -140,9 +147,9 @@ def _read_float(b, i, n, pow10, pow10_128):
         if i < 0:
             return 0.0, -1, False
         e += exponent
-    exact = True
     if capped:
         return 0.0, i, False
+    exact = True
     if m == 0:
         value = 0.0  # 0, 0.000, 0e999: a zero whatever the exponent
     elif m <= _MAX_EXACT and 0 <= e <= 22:
@@ -249,7 +256,7 @@ def parse_block(
             start = i
             if field == 0:
                 value, i, exact = _read_float(b, i, n, pow10, pow10_128)
-                if i < 0 or (i < n and not _ends_field(b[i])):
+                if not _closed(b, i, n):
                     return -1, 0, 0, 0, 0
                 y[rows], qids[rows], counts[rows], linenos[rows] = value, 0, 0, line
                 if not exact:
@@ -259,7 +266,7 @@ def parse_block(
                 rows += 1
             elif field == 1 and _is_qid(b, i, n):
                 qid, i = _read_int(b, i + 4, n)
-                if i < 0 or (i < n and not _ends_field(b[i])):
+                if not _closed(b, i, n):
                     return -1, 0, 0, 0, 0
                 qids[rows - 1] = qid
             else:
@@ -270,7 +277,7 @@ def parse_block(
                     return -1, 0, 0, 0, 0
                 start = i + 1  # the value's text
                 value, i, exact = _read_float(b, start, n, pow10, pow10_128)
-                if i < 0 or (i < n and not _ends_field(b[i])):
+                if not _closed(b, i, n):
                     return -1, 0, 0, 0, 0
                 cols[t], vals[t], previous = index, value, index
                 if not exact:

@@ -461,11 +461,10 @@ def _radius_compiled(X, Y, yy, radius, metric, working_memory, n_jobs):
                 S = max(-h, 2 * S)
                 hits = room(S)
                 h = _radius_euclidean(*args, *hits)
-            bounds = np.concatenate([[0], np.cumsum(counts[: len(Xb)])])
+            cuts = np.cumsum(counts[: len(Xb) - 1])  # where each query's hits start
             out_j, out_d = hits[3:]
-            j_b, d_b = out_j[:h].copy(), out_d[:h].copy()  # one array per block, then views
-            ind += [j_b[a:e] for a, e in zip(bounds[:-1], bounds[1:])]
-            dist += [d_b[a:e] for a, e in zip(bounds[:-1], bounds[1:])]
+            ind += np.split(out_j[:h].copy(), cuts)  # one array per block, then views
+            dist += np.split(out_d[:h].copy(), cuts)
         return ind, dist
 
     parts = run_tasks(run, runs, len(runs))
