@@ -103,6 +103,63 @@ def test_bad_input():
         KMeans(3, random_state=0).fit(np.repeat(X[:2], 4, axis=0))
 
 
+@pytest.mark.parametrize("zero_in_centres", [False, True], ids=["no-zero", "zero"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_predict_tells_every_non_finite_row(zero_in_centres, threads):
+    """predict reads a dense X once: its pass counts the rows whose nearest distance is not
+    finite, and X is tested only when that count is not 0 or a centre has a zero (where a BLAS
+    may skip a product). Every row with NaN, +inf, −inf or both infinities, in any column, is
+    refused with validation's message; finite rows whose products overflow are not."""
+    from scratchlearn.cluster._kmeans_kernels import J_NONE, lloyd_pass
+
+    X = np.tile(_wine(), (60, 1))  # 10,680 rows: each of two threads takes a run of chunks
+    m = KMeans(3, random_state=0, n_init=1).fit(X)
+    if zero_in_centres:
+        m.cluster_centers_[:, 4] = 0.0
+    C = m.cluster_centers_
+    assert C.all() != zero_in_centres
+
+    def count(X):
+        nonfinite = np.zeros(1, np.int64)
+        lloyd_pass(
+            X,
+            np.empty(0),
+            C,
+            np.empty(len(X), np.int32),
+            np.empty_like(C),
+            np.empty(3),
+            False,
+            J_NONE,
+            n_threads=threads,
+            nonfinite=nonfinite,
+        )
+        return nonfinite[0]
+
+    rng = np.random.default_rng(0)
+    for first, second, message in [
+        (np.nan, None, "Input X contains NaN in column {f}"),
+        (np.inf, None, "Input X contains infinity .* in column {f}"),
+        (-np.inf, None, "Input X contains infinity .* in column {f}"),
+        (np.inf, -np.inf, "Input X contains infinity .* in column {f}"),  # their sum is NaN
+    ]:
+        for f in (0, 4, 11):
+            bad = X.copy()
+            rows = rng.choice(len(X), 3, replace=False)  # in either thread's share
+            bad[rows, f] = first
+            if second is not None:
+                bad[rows, f + 1] = second
+            with pytest.raises(ValueError, match=message.format(f=f)):
+                m.predict(bad)
+            if not zero_in_centres:  # the bound the fused test rests on: every bad row counts
+                assert count(bad) == len(rows)
+    assert count(X) == 0
+    nearest = np.argmin(((X[:, None, :] - C) ** 2).sum(axis=2), axis=1)
+    assert np.array_equal(m.predict(X), nearest)
+    huge = np.clip(X, -1, 1) * 1e308  # finite; −2xᵢ·μ_j overflows: counted, tested, accepted
+    assert count(huge) > 0
+    assert m.predict(huge).shape == (len(X),)
+
+
 def test_minibatch_inertia_within_a_few_percent_of_sklearn():
     X = load_digits().data
     X = (X - X.mean(0)) / np.where(X.std(0) > 0, X.std(0), 1)

@@ -41,7 +41,13 @@ from ..preprocessing._data import merge_mean_var, weighted_mean_var
 from ..utils._blocks import block_reduce, is_dask_collection
 from ..utils._dask_predict import answers_dask
 from ..utils._param_validation import Interval, StrOptions
-from ..utils.validation import check_array, check_is_fitted, check_random_state, check_sample_weight
+from ..utils.validation import (
+    _assert_all_finite,
+    check_array,
+    check_is_fitted,
+    check_random_state,
+    check_sample_weight,
+)
 from ._kmeans_kernels import (
     J_DIRECT,
     J_EXPANDED,
@@ -470,27 +476,49 @@ class _KMeansBase(ClusterMixin, TransformerMixin, BaseEstimator):
                 stacklevel=3,
             )
 
-    def _check_test_data(self, X):
+    def _check_test_data(self, X, ensure_all_finite=True):
         check_is_fitted(self, "cluster_centers_")
-        return self._validate_data(X, dtype=np.float64, order="C", accept_sparse="csr", reset=False)
+        return self._validate_data(
+            X,
+            dtype=np.float64,
+            order="C",
+            accept_sparse="csr",
+            reset=False,
+            ensure_all_finite=ensure_all_finite,
+        )
 
-    def _assign(self, X, sample_weight=None, j_mode=J_DIRECT):
+    def _assign(self, X, sample_weight=None, j_mode=J_DIRECT, nonfinite=None):
         """(labels, J) of the rows of X at the fitted centres (J_NONE: labels alone, and no
-        weights are read)."""
+        weights are read); ``nonfinite`` as in :func:`lloyd_pass`."""
         w = _NO_WEIGHTS if j_mode == J_NONE else check_sample_weight(sample_weight, X)
         labels = np.empty(X.shape[0], np.int32)
         C = self.cluster_centers_
-        J = lloyd_pass(X, w, C, labels, np.empty_like(C), np.empty(len(C)), False, j_mode)
+        J = lloyd_pass(
+            X, w, C, labels, np.empty_like(C), np.empty(len(C)), False, j_mode, nonfinite=nonfinite
+        )
         return labels, J
 
     @answers_dask  # its blocks need only the centres (a Dask-fitted model holds lazy labels_)
     def predict(self, X):
-        """Index of the nearest centre of each row: argmin_j ‖xᵢ − μ_j‖ (lazy on Dask)."""
+        """Index of the nearest centre of each row: argmin_j ‖xᵢ − μ_j‖ (lazy on Dask).
+
+        A dense X is read once: the pass that assigns the rows also counts those whose nearest
+        distance is not finite, which every row holding NaN or ±inf is when no centre has a
+        zero coordinate (see :func:`._kmeans_kernels.lloyd_pass`). X is tested for finiteness,
+        with validation's messages, only when that count is not 0 or a centre has a zero.
+        """
         if is_dask_collection(X):
             from ._kmeans_dask import predict_dask
 
             return predict_dask(self, X)
-        return self._assign(self._check_test_data(X), j_mode=J_NONE)[0]
+        if sp.issparse(X):
+            return self._assign(self._check_test_data(X), j_mode=J_NONE)[0]
+        X = self._check_test_data(X, ensure_all_finite=False)
+        nonfinite = np.zeros(1, np.int64)
+        labels = self._assign(X, j_mode=J_NONE, nonfinite=nonfinite)[0]
+        if nonfinite[0] or not self.cluster_centers_.all():
+            _assert_all_finite(X, allow_nan=False, input_name="X")
+        return labels
 
     @answers_dask
     def transform(self, X):

@@ -73,6 +73,7 @@ def lloyd_pass(
     n_threads=None,
     x_shift=None,
     changed=None,
+    nonfinite=None,
 ):
     """Assign each row to its nearest centre; fill S (k, d), W (k,) when ``update``; return J
     (0.0 for ``J_NONE``; ``x_sq`` = ‖xᵢ‖² for ``J_EXPANDED``, summed row by row when None).
@@ -82,6 +83,15 @@ def lloyd_pass(
     while they are written, with no copy of the previous labels and no second pass to compare
     them (the comparison and the copy took 0.22 ms an iteration on 10⁶ rows, about 1% of a
     pass, and the copy held 4n bytes more).
+
+    ``nonfinite`` (1,) int64, when given, receives the number of rows whose nearest squared
+    distance min_j(‖μ_j‖² − 2xᵢ·μ_j) is not finite. With no zero in C, a row holding NaN or ±inf
+    counts, whatever the BLAS: NaN·μ_jf is NaN and ±inf·μ_jf (μ_jf ≠ 0) is ±inf, so every one
+    of the row's k products is NaN or infinite, and so is their minimum (a BLAS may skip the
+    products with a zero μ_jf, where IEEE arithmetic would give NaN). So ``predict`` checks X
+    only when the count is not 0 (a NaN or inf, or finite values whose products overflow) or C
+    holds a zero: the pass that reads X anyway stands in for the pass of the finiteness test
+    (18% of a predict on 10⁶ × 20, one thread).
 
     ``x_shift`` (d,): the rows are taken as xᵢ − x_shift, each chunk of 256 centred into a
     buffer of the thread (the Dask blocks are centred this way, with no centred copy of the
@@ -107,10 +117,16 @@ def lloyd_pass(
     sparse = sp.issparse(X)
     if sparse and x_shift is not None:
         raise ValueError("lloyd_pass does not centre sparse rows (x_shift must be None).")
+    if sparse and nonfinite is not None:
+        raise ValueError("lloyd_pass counts non-finite rows of dense X only (nonfinite=None).")
     x_shift = _EMPTY if x_shift is None else np.asarray(x_shift, dtype=np.float64)
     n, (k, d) = X.shape[0], C.shape
     T = _thread_count(n, n_threads)
-    S_t, W_t, J_t = np.empty((T, k, d)), np.empty((T, k)), np.empty((T, 2))  # J_t: J, changes
+    S_t, W_t, J_t = (
+        np.empty((T, k, d)),
+        np.empty((T, k)),
+        np.empty((T, 3)),
+    )  # J, changes, non-finite
     update, j_mode = bool(update), int(j_mode)
     if sparse:
         X = canonical_csr(X)
@@ -168,6 +184,8 @@ def lloyd_pass(
     _run_threads(run, T)
     if changed is not None:
         changed[0] = int(J_t[:, 1].sum())  # counts below 2⁵³: exact in float64
+    if nonfinite is not None:
+        nonfinite[0] = int(J_t[:, 2].sum())
     return _merge(S_t, W_t, J_t[:, 0], S, W, update)
 
 
@@ -229,12 +247,13 @@ def _lloyd_rows(
     X, w, C, M, c_sq, labels, S, W, J, G, Xb, first, stop, update, j_mode, x_sq, x_shift, count
 ):  # pragma: no cover - compiled
     """The chunks ``first`` .. ``stop`` − 1 of :func:`lloyd_pass`, serial: S (k, d), W (k,),
-    J[0] are this thread's sums and J[1] the number of its rows whose label changed (all
-    overwritten); M = −2C (k, d); c_sq (k,) receives ‖μ_j‖², G
-    (256, k) the products −2xᵣ·μ_j of a chunk (scaling by −2 is exact, so ‖μ_j‖² + Gᵣⱼ has
-    the bits of ‖μ_j‖² − 2xᵣ·μ_j, one multiplication fewer per entry), Xb (256, d) its
-    centred rows when ``x_shift`` is given. ``count``: J[1] counts the changed labels (else 0,
-    and the previous labels are not read: 1.7-1.9% of a predict pass on 10⁶ × 20, one thread)."""
+    J[0] are this thread's sums, J[1] the number of its rows whose label changed and J[2] the
+    number whose nearest distance is not finite (all overwritten); M = −2C (k, d); c_sq (k,)
+    receives ‖μ_j‖², G (256, k) the products −2xᵣ·μ_j of a chunk (scaling by −2 is exact, so
+    ‖μ_j‖² + Gᵣⱼ has the bits of ‖μ_j‖² − 2xᵣ·μ_j, one multiplication fewer per entry), Xb
+    (256, d) its centred rows when ``x_shift`` is given. ``count``: J[1] counts the changed
+    labels (else 0, and the previous labels are not read: 1.7-1.9% of a predict pass on 10⁶ ×
+    20, one thread)."""
     n, d = X.shape
     shifted, have_sq = x_shift.size > 0, x_sq.size > 0
     k = C.shape[0]
@@ -249,6 +268,7 @@ def _lloyd_rows(
         for f in range(d):
             c_sq[j] += C[j, f] * C[j, f]
     J_loc, changes = 0.0, 0  # changes: rows whose label differs from the one labels held
+    nonfinite = 0  # rows whose best is NaN or ±inf (see lloyd_pass)
     for chunk in range(first, stop):
         a, b = chunk * CHUNK, min(n, (chunk + 1) * CHUNK)
         if shifted:
@@ -269,6 +289,7 @@ def _lloyd_rows(
                     best, c = dist, j
             if count:
                 changes += labels[i] != c
+            nonfinite += not (best - best == 0.0)  # False for NaN and ±inf alone
             labels[i] = c
             if j_mode == 1:  # J_EXPANDED
                 if have_sq:
@@ -288,6 +309,7 @@ def _lloyd_rows(
             _add_to_sums(xs, w, labels, a, S, W)
     J[0] = J_loc
     J[1] = changes
+    J[2] = nonfinite
 
 
 @numba.njit(nogil=True, cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
