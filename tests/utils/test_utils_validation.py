@@ -259,3 +259,80 @@ def test_validate_params_and_parse():
     with pytest.raises(InvalidParameterError, match="must be a non-negative int"):
         validate_params({"random_state": ["random_state"]}, {"random_state": -1}, "Est")
     validate_params({"random_state": ["random_state"]}, {"random_state": 0}, "Est")
+
+
+def test_a_finite_product_proves_a_finite_X():
+    """_assert_finite_through: with no zero in W, every row of X holding NaN, +inf, −inf or
+    both infinities has a non-finite row of Z = X Wᵀ, so the error is validation's; a finite Z
+    is trusted without reading X; a zero in W or an overflowing product makes it read X."""
+    from scratchlearn.utils.validation import _assert_finite_through
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 6))
+    for W in (rng.normal(size=6), rng.normal(size=(3, 6))):  # one score per row, or three
+        for first, second, what in [
+            (np.nan, None, "NaN"),
+            (np.inf, None, "infinity"),
+            (-np.inf, None, "infinity"),
+            (np.inf, -np.inf, "infinity"),  # the two products cancel to NaN
+        ]:
+            for j in range(5):
+                bad = X.copy()
+                bad[[3, 150, 299], j] = first
+                if second is not None:
+                    bad[[3, 150, 299], j + 1] = second
+                with np.errstate(invalid="ignore"):
+                    Z = bad @ W.T
+                assert not np.isfinite(Z[[3, 150, 299]]).any()  # every score of a bad row
+                with pytest.raises(ValueError, match=f"Input X contains {what}.* in column {j}"):
+                    _assert_finite_through(bad, Z, W)
+                W0 = W.copy()
+                W0[..., j] = 0.0  # a BLAS may skip these products: X is read
+                with np.errstate(invalid="ignore"):
+                    Z0 = bad @ W0.T
+                with pytest.raises(ValueError, match=f"Input X contains {what}.* in column {j}"):
+                    _assert_finite_through(bad, Z0, W0)
+        _assert_finite_through(X, X @ W.T, W)
+        nan_X = X.copy()
+        nan_X[0, 0] = np.nan
+        _assert_finite_through(nan_X, X @ W.T, W)  # a finite Z is trusted: X is not read
+        W0 = W.copy()
+        W0[..., 0] = 0.0
+        with pytest.raises(ValueError, match="NaN in column 0"):
+            _assert_finite_through(nan_X, X @ W0.T, W0)  # a zero in W: X is read
+    huge = np.clip(X, -1, 1) * 1e308  # finite; its products overflow: X is read, and accepted
+    with np.errstate(over="ignore", invalid="ignore"):
+        Z = huge @ np.full(6, 10.0)
+    assert not np.isfinite(Z).all()
+    _assert_finite_through(huge, Z, np.full(6, 10.0))
+
+
+@pytest.mark.parametrize(
+    "name", ["LinearRegression", "Ridge", "Lasso", "LogisticRegression", "PoissonRegressor"]
+)
+def test_linear_predictions_refuse_every_non_finite_row(name):
+    """The linear models validate a dense X for finiteness through their own product (Lasso's
+    zero coefficients read X instead): NaN or ±inf anywhere is refused with validation's
+    message and no warning; clean X gives X wᵀ + b exactly as before."""
+    from scratchlearn import linear_model
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(500, 8))
+    y = X @ rng.normal(size=8)
+    if name == "LogisticRegression":
+        y = np.digitize(y, np.quantile(y, [0.33, 0.66]))  # three classes: coef_ (3, 8)
+    elif name == "PoissonRegressor":
+        y = rng.poisson(np.exp(0.2 * X[:, 0]))
+    est = getattr(linear_model, name)().fit(X, y)
+    if name == "Lasso":
+        assert not np.all(est.coef_)  # the fallback is exercised
+    Z = est.decision_function(X) if hasattr(est, "decision_function") else est._decision_function(X)
+    assert np.array_equal(Z, X @ est.coef_.T + est.intercept_)
+    for value, what in [(np.nan, "NaN"), (np.inf, "infinity"), (-np.inf, "infinity")]:
+        for j in (0, 4, 7):
+            bad = X.copy()
+            bad[250, j] = value
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # no RuntimeWarning from the product
+                with pytest.raises(ValueError, match=f"Input X contains {what}.* in column {j}"):
+                    est.predict(bad)

@@ -35,6 +35,7 @@ from ..base import ClassifierMixin
 from ..utils import check_is_fitted
 from ..utils._available_if import available_if
 from ..utils.extmath import log_softmax, safe_sparse_dot
+from ..utils.validation import _assert_finite_through
 
 __all__ = [
     "center_data",
@@ -141,11 +142,18 @@ class LinearModel:
         # sparse X keeps its dtype (counts, say): scipy's product converts each value as it
         # reads it, where converting X first (scipy's astype) would also scan it for duplicate
         # entries, a quarter of the time of a prediction on a bag of words
-        dtype = "numeric" if sp.issparse(X) else np.float64
+        sparse = sp.issparse(X)
         X = self._validate_data(
-            X, reset=False, accept_sparse=self._accept_sparse_predict, dtype=dtype
+            X,
+            reset=False,
+            accept_sparse=self._accept_sparse_predict,
+            dtype="numeric" if sparse else np.float64,
+            ensure_all_finite=sparse,  # dense X: told by the product below
         )
-        Z = safe_sparse_dot(X, self.coef_.T)  # (n,) or (n, k), read from X where it lies
+        with np.errstate(invalid="ignore"):  # ∞·0 of an X that is refused just below
+            Z = safe_sparse_dot(X, self.coef_.T)  # (n,) or (n, k), read from X where it lies
+        if not sparse:
+            _assert_finite_through(X, Z, self.coef_)  # X read once, unless Z is not finite
         Z += self.intercept_  # in place: the only allocation is the output itself
         return Z
 

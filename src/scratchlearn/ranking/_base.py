@@ -23,7 +23,7 @@ from functools import cached_property
 import numpy as np
 
 from ..base import BaseEstimator, RankerMixin
-from ..utils.validation import _assert_all_finite, check_is_fitted
+from ..utils.validation import _assert_finite_through, check_is_fitted
 
 __all__ = ["Queries", "check_qid", "group_queries", "BaseRanker"]
 
@@ -107,11 +107,13 @@ class BaseRanker(RankerMixin, BaseEstimator):
         X is read where it lies (never copied when it is already a float64 array). A
         non-empty 2-d float64 ndarray with the fitted number of columns, on a model fitted
         without column names, is already what validation would return: of the checks only
-        finiteness remains, and it is made alone (one pass over X, the same error messages),
-        without the general path's conversions. Anything else takes the general path.
+        finiteness remains, and the product tells it (:func:`_assert_finite_through`: X is
+        read once when the scores are finite and w has no zero; the same error messages),
+        without the general path's conversions. Anything else takes the general path, whose
+        finiteness is told the same way.
         """
         check_is_fitted(self, "coef_")
-        if (
+        if not (
             type(X) is np.ndarray
             and X.dtype == np.float64
             and X.ndim == 2
@@ -119,7 +121,8 @@ class BaseRanker(RankerMixin, BaseEstimator):
             and X.shape[1] == getattr(self, "n_features_in_", None)
             and not hasattr(self, "feature_names_in_")  # would warn that X has no names
         ):
-            _assert_all_finite(X, allow_nan=False, input_name="X")
-        else:
-            X = self._validate_data(X, reset=False, dtype=np.float64)
-        return X @ self.coef_  # (n,): one matrix-vector product
+            X = self._validate_data(X, reset=False, dtype=np.float64, ensure_all_finite=False)
+        with np.errstate(invalid="ignore"):  # ∞·0 of an X that is refused just below
+            s = X @ self.coef_  # (n,): one matrix-vector product
+        _assert_finite_through(X, s, self.coef_)
+        return s

@@ -101,6 +101,22 @@ def _assert_all_finite(a, *, allow_nan: bool, input_name: str) -> None:
         )
 
 
+def _assert_finite_through(X, Z, W, *, input_name: str = "X") -> None:
+    """Refuse NaN and ±inf in a dense X as :func:`_assert_all_finite` does, given the products
+    Z = X Wᵀ (+ a finite offset) already computed from it, without reading X again when Z
+    proves it finite.
+
+    With no zero in W, a value x_ij that is NaN or ±inf makes every product x_ij w_kj NaN or
+    ±inf, and a sum holding one is NaN or ±inf: every score of the row is then not finite,
+    whatever the BLAS and its order of summation. So a finite Z proves a finite X. X itself is
+    read only when Z is not finite (a NaN or infinity in X, or finite values whose products
+    overflow, which are accepted) or W holds a zero (a BLAS may skip a product by a zero, where
+    IEEE arithmetic gives NaN for ∞·0). ``Z`` has the rows of X; ``W`` any shape.
+    """
+    if not (np.all(W) and np.isfinite(Z).all()):
+        _assert_all_finite(X, allow_nan=False, input_name=input_name)
+
+
 def _where(bad) -> str:
     """' in column j' for the first column j of a 2-D mask holding a True, else ''."""
     return f" in column {int(np.flatnonzero(bad.any(axis=0))[0])}" if bad.ndim == 2 else ""
