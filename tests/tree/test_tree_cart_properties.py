@@ -308,3 +308,28 @@ def test_edible_plants_gini_and_tree_as_the_seed_should_have_computed():
             for v in (0.0, 1.0)]  # fmt: skip
     weighted = sum(g * np.mean(size == v) for g, v in zip(gini, (0.0, 1.0), strict=True))
     assert weighted == pytest.approx(0.5, abs=4 * np.finfo(float).eps)
+
+
+def test_apply_walks_every_row_to_the_leaf_of_a_plain_walk():
+    """apply walks four rows at a time (rows i, i + q, i + 2q, i + 3q, then the n mod 4 left):
+    for every n from 0 to 9 and a few larger ones, each row reaches the leaf that a plain walk
+    of children_left / children_right / feature / threshold reaches, on a tree whose leaves lie
+    at many depths."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(1000, 6))
+    y = (X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=1000) > 0).astype(int)
+    t = DecisionTreeClassifier(random_state=0).fit(X, y).tree_
+    depths = np.diff(t.decision_path(X).indptr) - 1
+    assert np.ptp(depths) >= 5  # leaves at many depths: the four walks end at different steps
+
+    def plain(x):
+        node = 0
+        while t.children_left[node] != -1:
+            go_left = x[t.feature[node]] <= t.threshold[node]
+            node = t.children_left[node] if go_left else t.children_right[node]
+        return node
+
+    Xt = rng.normal(size=(257, 6))
+    expected = np.array([plain(x) for x in Xt])
+    for n in [*range(10), 63, 64, 65, 66, 67, 257]:
+        np.testing.assert_array_equal(t.apply(Xt[:n]), expected[:n])

@@ -36,7 +36,7 @@ _FIELDS = (
 )
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _child(nodes, thresholds, Xflat, row, b):
     """4·(child of node b/4) for the row starting at Xflat[row]: left if x_f ≤ θ, else right."""
     f = np.uint64(nodes[b + np.uint64(2)])
@@ -54,31 +54,46 @@ def apply_tree(Xflat, d, nodes, thresholds, out):
     ``nodes`` (4·node_count,) int64 packs (left, right, feature, threshold bits) per node and
     ``thresholds`` is the float64 view of the same buffer, so one node visit touches one cache
     line instead of four arrays; the child is read at offset ``x > θ`` (0 left, 1 right), a load
-    instead of a branch. A walk is a chain of dependent loads, so two rows are walked together
-    (their loads overlap), and indices are unsigned, which spares Numba's negative-index
-    wraparound on every load. Together these make the walk about 1.6x faster than the plain loop.
+    instead of a branch. A walk is a chain of dependent loads, so four rows (i, i + q, i + 2q,
+    i + 3q, q = ⌈n/4⌉) are walked together and their loads overlap; indices are unsigned, which
+    spares Numba's negative-index wraparound on every load. A fully grown tree of depth 27 on
+    40,000 × 20: 1.9-2.1 ms a walk of every row, 3.1-3.6 ms two rows at a time, about 5 ms one
+    row at a time (a loop over a small array of R walks measured slower than these four named
+    ones: 2.8-3.6 ms for R = 4, 8 or 16). The last walk's missing rows repeat row n − 1 rather
+    than leaving a loop for the n mod 4 rows, and :func:`_child` is compiled once and called
+    from the four places (LLVM inlines it when it links the two): copying it into each place
+    at Numba's level (``inline="always"``) compiled 0.05-0.1 s slower, a forest's first fit.
     """
     n = out.shape[0]
     four = np.uint64(4)
-    half = n // 2
-    for i in range(half):
-        j = i + half
-        ri, rj = np.uint64(i * d), np.uint64(j * d)
-        bi, bj = np.uint64(0), np.uint64(0)
+    q = (n + 3) // 4  # rows per walk; the last walk's missing rows repeat row n − 1, unwritten
+    for i in range(q):
+        i1, i2, i3 = i + q, i + 2 * q, i + 3 * q
+        r0 = np.uint64(i * d)
+        r1 = np.uint64((i1 if i1 < n else n - 1) * d)  # not min(): one more implementation
+        r2 = np.uint64((i2 if i2 < n else n - 1) * d)  # for Numba to compile
+        r3 = np.uint64((i3 if i3 < n else n - 1) * d)
+        b0 = b1 = b2 = b3 = np.uint64(0)
         while True:
-            inner_i, inner_j = nodes[bi] != -1, nodes[bj] != -1
-            if not (inner_i or inner_j):
+            in0, in1 = nodes[b0] != -1, nodes[b1] != -1  # still at an inner node
+            in2, in3 = nodes[b2] != -1, nodes[b3] != -1
+            if not (in0 or in1 or in2 or in3):
                 break
-            if inner_i:
-                bi = _child(nodes, thresholds, Xflat, ri, bi)
-            if inner_j:
-                bj = _child(nodes, thresholds, Xflat, rj, bj)
-        out[i], out[j] = bi // four, bj // four
-    for i in range(2 * half, n):
-        b = np.uint64(0)
-        while nodes[b] != -1:
-            b = _child(nodes, thresholds, Xflat, np.uint64(i * d), b)
-        out[i] = b // four
+            if in0:
+                b0 = _child(nodes, thresholds, Xflat, r0, b0)
+            if in1:
+                b1 = _child(nodes, thresholds, Xflat, r1, b1)
+            if in2:
+                b2 = _child(nodes, thresholds, Xflat, r2, b2)
+            if in3:
+                b3 = _child(nodes, thresholds, Xflat, r3, b3)
+        out[i] = b0 // four
+        if i1 < n:
+            out[i1] = b1 // four
+        if i2 < n:
+            out[i2] = b2 // four
+        if i3 < n:
+            out[i3] = b3 // four
 
 
 @numba.njit(cache=True, no_cfunc_wrapper=True)
