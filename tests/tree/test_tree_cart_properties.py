@@ -311,10 +311,10 @@ def test_edible_plants_gini_and_tree_as_the_seed_should_have_computed():
 
 
 def test_apply_walks_every_row_to_the_leaf_of_a_plain_walk():
-    """apply walks four rows at a time (rows i, i + q, i + 2q, i + 3q, then the n mod 4 left):
-    for every n from 0 to 9 and a few larger ones, each row reaches the leaf that a plain walk
-    of children_left / children_right / feature / threshold reaches, on a tree whose leaves lie
-    at many depths."""
+    """apply walks four rows at a time (rows i, i + q, i + 2q, i + 3q, q = ⌈n/4⌉, the last
+    walk's missing rows repeating row n − 1): for every n from 0 to 9 and a few larger ones,
+    each row reaches the leaf that a plain walk of children_left / children_right / feature /
+    threshold reaches, on a tree whose leaves lie at many depths."""
     rng = np.random.default_rng(3)
     X = rng.normal(size=(1000, 6))
     y = (X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=1000) > 0).astype(int)

@@ -346,3 +346,25 @@ def test_linear_predictions_refuse_every_non_finite_row(name):
                     warnings.simplefilter("error")  # no RuntimeWarning from the product
                     with pytest.raises(ValueError, match=f"contains {what}.* in column {j}"):
                         est.predict(np.asarray(bad, order=order))
+
+
+@pytest.mark.parametrize("name", ["Ridge", "LogisticRegression"])
+def test_linear_predictions_warn_only_about_finite_X(name):
+    """The product's floating-point warnings wait for X's test: a NaN beside values whose
+    products overflow gives the ValueError alone; a finite X whose products overflow gives
+    NumPy's overflow warning, as before the product told finiteness."""
+    from scratchlearn import linear_model
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(200, 5))
+    y = X[:, 0] > 0 if name == "LogisticRegression" else X @ np.arange(1.0, 6.0)
+    est = getattr(linear_model, name)().fit(X, y)
+    huge = np.full((2, 5), 1e308)
+    bad = huge.copy()
+    bad[1, 0] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="Input X contains NaN in column 0"):
+            est.predict(bad)
+    with pytest.warns(RuntimeWarning, match="overflow encountered in matmul"):
+        est.decision_function(huge) if hasattr(est, "decision_function") else est.predict(huge)

@@ -35,7 +35,7 @@ from ..base import ClassifierMixin
 from ..utils import check_is_fitted
 from ..utils._available_if import available_if
 from ..utils.extmath import log_softmax, safe_sparse_dot
-from ..utils.validation import _assert_all_finite, _assert_finite_through
+from ..utils.validation import _assert_all_finite, _finite_product
 
 __all__ = [
     "center_data",
@@ -151,7 +151,9 @@ class LinearModel:
             ensure_all_finite=sparse,  # dense X: told by the product below
         )
         w = self.coef_
-        if not sparse and w.ndim == 1 and X.flags.c_contiguous and not np.all(w):
+        if sparse:
+            Z = safe_sparse_dot(X, w.T)  # (n,) or (n, k), read from X where it lies
+        elif w.ndim == 1 and X.flags.c_contiguous and not np.all(w):
             # zeros in w (Lasso): the product would not prove X finite; one compiled pass
             # computes the scores and tests the rows (_score_kernels)
             from ._score_kernels import scores_and_nonfinite
@@ -160,10 +162,7 @@ class LinearModel:
             if scores_and_nonfinite(X, np.ascontiguousarray(w), Z):
                 _assert_all_finite(X, allow_nan=False, input_name="X")
         else:
-            with np.errstate(invalid="ignore"):  # ∞·0 of an X that is refused just below
-                Z = safe_sparse_dot(X, w.T)  # (n,) or (n, k), read from X where it lies
-            if not sparse:
-                _assert_finite_through(X, Z, w)  # X read once, unless Z is not finite
+            Z = _finite_product(X, w)  # X read once, unless Z does not prove it finite
         Z += self.intercept_  # in place: the only allocation is the output itself
         return Z
 

@@ -23,7 +23,7 @@ from functools import cached_property
 import numpy as np
 
 from ..base import BaseEstimator, RankerMixin
-from ..utils.validation import _assert_finite_through, check_is_fitted
+from ..utils.validation import _finite_product, check_is_fitted
 
 __all__ = ["Queries", "check_qid", "group_queries", "BaseRanker"]
 
@@ -107,7 +107,7 @@ class BaseRanker(RankerMixin, BaseEstimator):
         X is read where it lies (never copied when it is already a float64 array). A
         non-empty 2-d float64 ndarray with the fitted number of columns, on a model fitted
         without column names, is already what validation would return: of the checks only
-        finiteness remains, and the product tells it (:func:`_assert_finite_through`: X is
+        finiteness remains, and the product tells it (:func:`_finite_product`: X is
         read once when the scores are finite and w has no zero; the same error messages),
         without the general path's conversions. Anything else takes the general path, whose
         finiteness is told the same way.
@@ -122,7 +122,4 @@ class BaseRanker(RankerMixin, BaseEstimator):
             and not hasattr(self, "feature_names_in_")  # would warn that X has no names
         ):
             X = self._validate_data(X, reset=False, dtype=np.float64, ensure_all_finite=False)
-        with np.errstate(invalid="ignore"):  # ∞·0 of an X that is refused just below
-            s = X @ self.coef_  # (n,): one matrix-vector product
-        _assert_finite_through(X, s, self.coef_)
-        return s
+        return _finite_product(X, self.coef_)  # (n,): one matrix-vector product

@@ -117,6 +117,23 @@ def _assert_finite_through(X, Z, W, *, input_name: str = "X") -> None:
         _assert_all_finite(X, allow_nan=False, input_name=input_name)
 
 
+def _finite_product(X, W):
+    """Z = X Wᵀ for a dense float64 X not yet tested for NaN and ±inf, refused here as
+    :func:`_assert_all_finite` refuses it, X being read a second time only when Z does not
+    prove it finite (:func:`_assert_finite_through`).
+
+    NumPy's floating-point warnings of the product are held back until X is known to be finite
+    (∞·0 or an overflow next to a NaN would otherwise warn before the error); a finite X whose
+    products overflow is then warned about as NumPy would have.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        Z = X @ W.T
+    _assert_finite_through(X, Z, W)
+    if not np.isfinite(Z).all():
+        warnings.warn("overflow encountered in matmul", RuntimeWarning, stacklevel=3)
+    return Z
+
+
 def _where(bad) -> str:
     """' in column j' for the first column j of a 2-D mask holding a True, else ''."""
     return f" in column {int(np.flatnonzero(bad.any(axis=0))[0])}" if bad.ndim == 2 else ""
