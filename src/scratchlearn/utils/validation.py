@@ -101,7 +101,7 @@ def _assert_all_finite(a, *, allow_nan: bool, input_name: str) -> None:
         )
 
 
-def _assert_finite_through(X, Z, W, *, input_name: str = "X") -> None:
+def _assert_finite_through(X, Z, W, *, input_name: str = "X") -> bool:
     """Refuse NaN and ±inf in a dense X as :func:`_assert_all_finite` does, given the products
     Z = X Wᵀ (+ a finite offset) already computed from it, without reading X again when Z
     proves it finite.
@@ -111,10 +111,13 @@ def _assert_finite_through(X, Z, W, *, input_name: str = "X") -> None:
     whatever the BLAS and its order of summation. So a finite Z proves a finite X. X itself is
     read only when Z is not finite (a NaN or infinity in X, or finite values whose products
     overflow, which are accepted) or W holds a zero (a BLAS may skip a product by a zero, where
-    IEEE arithmetic gives NaN for ∞·0). ``Z`` has the rows of X; ``W`` any shape.
+    IEEE arithmetic gives NaN for ∞·0). ``Z`` has the rows of X; ``W`` any shape. Returns
+    whether Z is finite.
     """
-    if not (np.all(W) and np.isfinite(Z).all()):
+    finite = bool(np.isfinite(Z).all())
+    if not (finite and np.all(W)):
         _assert_all_finite(X, allow_nan=False, input_name=input_name)
+    return finite
 
 
 def _finite_product(X, W):
@@ -128,8 +131,7 @@ def _finite_product(X, W):
     """
     with np.errstate(over="ignore", invalid="ignore"):
         Z = X @ W.T
-    _assert_finite_through(X, Z, W)
-    if not np.isfinite(Z).all():
+    if not _assert_finite_through(X, Z, W):
         warnings.warn("overflow encountered in matmul", RuntimeWarning, stacklevel=3)
     return Z
 
