@@ -90,8 +90,9 @@ def test_numpy_tiles_stay_under_working_memory(monkeypatch):
 
 
 def test_compiled_tiles_stay_small(monkeypatch):
-    """The compiled path's tiles: within the working memory, and r·c·d ≤ 2¹⁸ so that a BLAS
-    product never starts threads of its own under the search's workers."""
+    """The compiled path's tiles (with their transposed rows of Y): within the working memory,
+    and r·c·d ≤ 2¹⁸ so that a BLAS product never starts threads of its own under the search's
+    workers."""
     Q, Y = _wine()
     seen = []
     real = _argkmin._argkmin_euclidean
@@ -104,7 +105,8 @@ def test_compiled_tiles_stay_small(monkeypatch):
     budget_mib = 0.002  # 2097 bytes: 262 float64 values per tile
     d, i = argkmin(Q, Y, 3, working_memory=budget_mib)
     ((r, c, nbytes),) = seen
-    assert 8 * r * c == nbytes <= budget_mib * 2**20 and c < Y.shape[0]  # Y is tiled
+    # the tile and its copy of the c rows of Y, transposed
+    assert 8 * c * (r + Y.shape[1]) == nbytes <= budget_mib * 2**20 and c < Y.shape[0]
     for m, dim in [(50_000, 20), (50_000, 64), (100, 3)]:
         r, c = _argkmin._compiled_tile(m, dim, None)
         assert r * c * dim <= _argkmin.SERIAL_PRODUCT and c <= m

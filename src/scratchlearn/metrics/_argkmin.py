@@ -63,7 +63,8 @@ changed, as :func:`~scratchlearn.metrics.pairwise_distances_chunked`; tiles are 
 gathered candidates and their differences, two (r, K', d) arrays), never ``8nm``: measured
 12.8 MiB by tracemalloc on 2,000 × 20,000 × 80 with k = 5 (bound 8.2 + 0.3 + 0.05 + 4.3 + 0.2
 = 13.0 MiB, plus the queries; the full matrix would be 305 MiB). The compiled path holds less:
-``W·8(rc + rd) + 16·n·K' + 16·n·k + 8m`` bytes (its tiles are at most 64 × 4096 / d, and the
+``W·8(rc + cd + rd) + 16·n·K' + 16·n·k + 8m`` bytes (its tiles are at most 64 × 4096 / d,
+each with a copy of its c rows of Y transposed, 8·c·(r + d) ≤ working_memory, and the
 candidates are recomputed in place). The last, narrower tile of a
 row block reuses the first tile's memory. The radius search holds one block of whole rows
 (``8·r·m ≤ working_memory``), its (r, m) boolean mask, plus the neighbours found; on the
@@ -142,12 +143,28 @@ def _sq_distance(X, i, Y, j):  # pragma: no cover - compiled
     return (s0 + s1) + (s2 + s3)
 
 
+@numba.njit(nogil=True, cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _transposed(Y, j0, j1, buf, at):  # pragma: no cover - compiled
+    """Y[j0:j1]ᵀ copied into ``buf[at:]`` as a C-ordered (d, j1 − j0) array. OpenBLAS takes
+    another kernel for (−2X) times a stored Yᵀ than for the transpose of C-ordered rows of Y:
+    on tiles of 64 queries × c points (r·c·d = 2¹⁸) over 20,000 points, 0.25 against 0.37 ms
+    (d = 3), 1.0 against 1.4 (d = 20), 3.3 against 5.6 (d = 64). The copy moves c·d numbers
+    for the r·c·d multiply-adds of the product: 1/64 of its work."""
+    d = Y.shape[1]
+    Yt = buf[at : at + d * (j1 - j0)].reshape((d, j1 - j0))
+    for s in range(j1 - j0):
+        for f in range(d):
+            Yt[f, s] = Y[j0 + s, f]
+    return Yt
+
+
 @numba.njit(nogil=True, cache=True, no_cfunc_wrapper=True)
 def _argkmin_euclidean(X, Y, yy, r, c, best_val, best_idx, Xs, buf):
     """The K' nearest rows of Y to each row of X by squared Euclidean distance, sorted by
     (distance, index), into ``best_val`` (n, K') (exact squared distances) and ``best_idx``:
     blocks of ``r`` queries, tiles of ``c`` indexed rows (the compiled path of the module
-    notes). ``yy`` holds ‖y‖²; ``Xs`` (r, d) and ``buf`` (≥ r·c) are this worker's scratch."""
+    notes). ``yy`` holds ‖y‖²; ``Xs`` (r, d) and ``buf`` (≥ r·c + c·d) are this worker's
+    scratch."""
     (n, d), m = X.shape, Y.shape[0]
     K = best_val.shape[1]
     for i0 in range(0, n, r):
@@ -162,7 +179,7 @@ def _argkmin_euclidean(X, Y, yy, r, c, best_val, best_idx, Xs, buf):
         for j0 in range(0, m, c):
             j1 = min(m, j0 + c)
             T = buf[: nb * (j1 - j0)].reshape((nb, j1 - j0))
-            np.dot(Xs[:nb], Y[j0:j1].T, T)  # (−2X) Yᵀ on this thread: r·c·d ≤ 2¹⁸
+            np.dot(Xs[:nb], _transposed(Y, j0, j1, buf, r * c), T)  # (−2X) Yᵀ: r·c·d ≤ 2¹⁸
             _push_tile(T, yy[j0:j1], j0, best_val[i0:i1], best_idx[i0:i1])
         for i in range(i0, i1):  # exact Σ(xₖ − yₖ)² of the K' candidates, then sort
             for q in range(K):
@@ -182,10 +199,11 @@ def _argkmin_euclidean(X, Y, yy, r, c, best_val, best_idx, Xs, buf):
 
 def _compiled_tile(m, d, working_memory):
     """(r, c) of the compiled path: r = 64 queries, c indexed rows with r·c·d ≤ 2¹⁸ (one BLAS
-    thread per product) and 8·r·c within the working memory; at most 4096 columns."""
+    thread per product) and the tile with its copy of Yᵀ, 8·c·(r + d) bytes, within the working
+    memory; at most 4096 columns."""
     budget = working_memory_bytes(working_memory)
     r = max(1, min(COMPILED_ROWS, int(budget // 8)))
-    c = max(1, min(m, TILE_COLS, SERIAL_PRODUCT // (r * d), int(budget // (8 * r))))
+    c = max(1, min(m, TILE_COLS, SERIAL_PRODUCT // (r * d), int(budget // (8 * (r + d)))))
     return r, c
 
 
@@ -210,7 +228,7 @@ def _argkmin_compiled(X, Y, yy, k, K, metric, working_memory, n_jobs):
     def run(t0, t1):  # whole blocks t0 .. t1 − 1: the same blocks for every W
         a, b = t0 * r, min(n, t1 * r)
         best_val, best_idx = np.empty((b - a, K)), np.empty((b - a, K), dtype=np.intp)
-        Xs, buf = np.empty((r, d)), np.empty(r * c)
+        Xs, buf = np.empty((r, d)), np.empty(r * c + c * d)  # the tile, then Yᵀ's
         _argkmin_euclidean(X[a:b], Y, yy, r, c, best_val, best_idx, Xs, buf)
         if metric != "sqeuclidean":
             np.sqrt(best_val, out=best_val)
@@ -386,7 +404,7 @@ def _radius_euclidean(
     Candidates are the entries with ‖y‖² − 2x·y ≤ r² − ‖x‖² + 4(d + 3)ε(‖x‖² + max‖y‖²) (the
     expanded form's error bound as slack); each is kept only if its exact distance
     (Σ(xₖ − yₖ)², its root unless ``squared``) is ≤ radius. Writes ``counts[i]`` (hits of row
-    i) and the hits into ``out_j``, ``out_d``; ``Xs`` (r, d), ``buf`` (≥ r·c), ``thr`` (r,),
+    i) and the hits into ``out_j``, ``out_d``; ``Xs`` (r, d), ``buf`` (≥ r·c + c·d), ``thr`` (r,),
     ``nxt`` (r,), ``cand`` (c,), and ``hit``, ``tj``, ``td`` (as long as out_j: each hit's
     row, index and distance in the order found) are scratch.
     Returns the number h of hits, or −h when the arrays hold fewer than h
@@ -405,7 +423,7 @@ def _radius_euclidean(
     for j0 in range(0, m, c):
         j1 = min(m, j0 + c)
         T = buf[: nb * (j1 - j0)].reshape((nb, j1 - j0))
-        np.dot(Xs[:nb], Y[j0:j1].T, T)  # (−2X) Yᵀ on this thread: r·c·d ≤ 2¹⁸
+        np.dot(Xs[:nb], _transposed(Y, j0, j1, buf, Xs.shape[0] * c), T)  # (−2X) Yᵀ: r·c·d ≤ 2¹⁸
         yy_t = yy[j0:j1]
         for i in range(nb):
             t_i, n_cand = thr[i], 0
@@ -443,7 +461,7 @@ def _radius_compiled(X, Y, yy, radius, metric, working_memory, n_jobs):
     squared = metric == "sqeuclidean"
 
     def run(t0, t1):  # blocks t0 .. t1 − 1; hits of each block copied out, grouped by query
-        Xs, buf = np.empty((r, d)), np.empty(r * c)
+        Xs, buf = np.empty((r, d)), np.empty(r * c + c * d)  # the tile, then Yᵀ's
         thr, counts, nxt = np.empty(r), np.empty(r, dtype=np.intp), np.empty(r, dtype=np.intp)
         cand = np.empty(c, dtype=np.intp)
         S = 8 * r  # hits a block may hold before the arrays grow
