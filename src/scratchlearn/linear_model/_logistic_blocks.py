@@ -48,9 +48,11 @@ def scores(theta, X, Kp, fit_intercept):
     """Z = X Wᵀ + 1bᵀ, (n, K′), for θ = Θ.ravel() with Θ = [W, b] (K′, d̃)."""
     Theta = theta.reshape(Kp, -1)
     d = X.shape[1]
-    # W is a strided view of Θ; a contiguous copy (K′d numbers) lets BLAS do X Wᵀ, where numpy
-    # would otherwise fall back to its slow non-BLAS loop
-    Z = safe_sparse_dot(X, np.ascontiguousarray(Theta[:, :d]).T)
+    # Wᵀ copied into a C-ordered (d, K′) array (K′d numbers): W is a strided view of Θ, for
+    # which NumPy would fall back to its slow non-BLAS loop, and OpenBLAS multiplies X by a
+    # stored Wᵀ faster than by the transpose of a C-ordered W (5,000 × 50, K′ = 3: 63 against
+    # 157 µs; the same for digits and for one column)
+    Z = safe_sparse_dot(X, np.ascontiguousarray(Theta[:, :d].T))
     if fit_intercept:
         Z += Theta[:, d]
     return Z
@@ -87,8 +89,14 @@ def loss_grad_block(X, Y, s_bar, theta, fit_intercept, count_unseparated=False):
 
     X (n, d) dense or sparse (the column of ones of X̃ is never formed), Y (n, K′) from
     :func:`one_hot`. One pass of exp and one of log over Z; the probabilities reuse the
-    exponentials of the loss, and ℓ is evaluated as logaddexp(0, z) − yz and logsumexp(z) − z_y
-    so that no exp overflows.
+    exponentials of the loss, and no exp overflows: ℓ = logsumexp(z) − z_y for K′ > 1, and for
+    two classes, with e = exp(−|z|) ∈ (0, 1],
+
+        ℓ = log(1 + e^z) − yz = max(z, 0) + log1p(e) − yz,
+        σ(z) = 1/(1 + e) for z ≥ 0, e/(1 + e) for z < 0.
+
+    Four vectorised passes (exp, log1p on (0, 1], max, the division) where logaddexp(0, z) and
+    exp(z − logaddexp(0, z)) took 2.3 ms on 10⁵ scores: 1.4 ms.
     """
     Kp = Y.shape[1]
     d = X.shape[1]
@@ -96,9 +104,14 @@ def loss_grad_block(X, Y, s_bar, theta, fit_intercept, count_unseparated=False):
     wrong = _unseparated(Z, Y) if count_unseparated else None
     if Kp == 1:
         z, y = Z[:, 0], Y[:, 0]
-        lae = np.logaddexp(0.0, z)  # log(1 + e^z)
-        loss = lae - y * z
-        G = np.exp(z - lae) - y  # ∂ℓ/∂z = σ(z) − y, σ(z) = e^{z − log(1+e^z)}
+        e = np.exp(-np.abs(z))
+        u = 1.0 + e
+        loss = np.maximum(z, 0.0)
+        loss -= y * z  # max(z, 0) − yz: exact for y ∈ {0, 1} (0, −z or max(z, 0))
+        loss += np.log1p(e)  # ℓ = log(1 + e^z) − yz, one rounding
+        G = np.where(z >= 0.0, 1.0, e)
+        G /= u
+        G -= y  # ∂ℓ/∂z = σ(z) − y
         G = G[:, None]
     else:
         Z -= _row_max(Z)[:, None]  # zᵢ − max zᵢ: softmax and ℓ are shift-invariant
@@ -111,7 +124,8 @@ def loss_grad_block(X, Y, s_bar, theta, fit_intercept, count_unseparated=False):
     F = float(s_bar @ loss)
     G *= s_bar[:, None]  # diag(s̄)(P − Y), (n, K′)
     grad = np.empty((Kp, d + int(fit_intercept)))
-    grad[:, :d] = np.asarray(safe_sparse_dot(X.T, G)).T
+    # Gᵀ X: OpenBLAS is faster with Gᵀ on the left than with Xᵀ (digits: 80 against 108 µs)
+    grad[:, :d] = safe_sparse_dot(X.T, G).T if sp.issparse(X) else G.T @ X
     if fit_intercept:
         # Σᵢ Gᵢₖ: a contiguous sum for one column, a product with ones for several
         grad[:, d] = G.sum(axis=0) if Kp == 1 else np.ones(len(G)) @ G
