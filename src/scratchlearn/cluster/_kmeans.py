@@ -106,9 +106,8 @@ def _squared_distances_to_rows(X, rows, x_sq):
     One product C Xᵀ with the L candidate rows C, reading X where it lies (X was validated by
     the fit; euclidean_distances would check it again and copy it into an augmented (n, d + 2)
     matrix at every seed)."""
-    C = dense_rows(X[rows])  # (L, d)
-    G = (X @ C.T).T if sp.issparse(X) else C @ X.T  # (L, n)
-    D2 = np.multiply(G, -2.0, out=G)
+    C = -2.0 * dense_rows(X[rows])  # (L, d), −2 times the rows: exact
+    D2 = (X @ C.T).T if sp.issparse(X) else C @ X.T  # −2 C Xᵀ, (L, n)
     D2 += x_sq[rows][:, None]
     D2 += x_sq[None, :]
     return np.maximum(D2, 0.0, out=D2)
