@@ -16,7 +16,7 @@ features, brute-force neighbours, sparse rows, precomputed distances), and each 
 what it offers of :data:`METHODS` (``predict``, ``predict_proba``, ``decision_function``,
 ``transform``, ``score_samples``, ``kneighbors``, ``decision_path``). A kernel has one signature
 per kind of input (the estimators convert a user's arrays to float64 first), so this compiles
-every kernel of the package but the few of :data:`NOT_WARMED` (measured: 77 of 85), and
+every kernel of the package but the few of :data:`NOT_WARMED` (measured: 77 of 89), and
 ``tests/test_cli_compile.py`` keeps it so: a kernel added without a warm-up fails there.
 
 The work runs in ``--jobs`` new processes (one per core by default: Numba compiles on one
@@ -106,6 +106,10 @@ NOT_WARMED = {
     "scratchlearn.neighbors._kd_tree_kernels.sort_segments": "radius_neighbors(sort_results=True)",
     "scratchlearn.tree._splitter._best_node_split_from_python": "tree.best_split, for teaching",
     "scratchlearn.tree._splitter._random_node_split_from_python": "tree.best_split, for teaching",
+    "scratchlearn.preprocessing._scale_kernels.moments_pass": "a scaler on 2²⁰ values or more",
+    "scratchlearn.preprocessing._scale_kernels.range_pass": "a scaler on 2²⁰ values or more",
+    "scratchlearn.preprocessing._scale_kernels.scale_pass": "a scaler on 2²⁰ values or more",
+    "scratchlearn.preprocessing._scale_kernels.standardise_pass": "a scaler on 2²⁰ values or more",
 }
 #: Families whose estimators share compiled kernels: compiled in one task, one process.
 SHARED = {"ensemble": "tree"}

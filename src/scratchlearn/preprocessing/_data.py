@@ -54,6 +54,26 @@ def _data_rows(X):
     return np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
 
 
+#: Values of X from which the scalers take their compiled passes (:mod:`._scale_kernels`): the
+#: first call in a process imports Numba and loads the kernels (about 0.3 s, 0.5–0.9 s more the
+#: first time on a machine, when they compile), which the passes repay only on large arrays
+#: (at 2²⁰ values they save about 7 ms a fit). Both paths give the same numbers.
+COMPILED_MIN_VALUES = 1 << 20
+
+
+def _compiled_rows(X):
+    """Whether the scalers read X with the compiled passes of :mod:`._scale_kernels`: a
+    C-ordered float64 ndarray of at least :data:`COMPILED_MIN_VALUES` values."""
+    return (
+        isinstance(X, np.ndarray)
+        and X.dtype == np.float64
+        and X.ndim == 2
+        and X.flags.c_contiguous
+        and X.shape[0] > 0
+        and X.size >= COMPILED_MIN_VALUES
+    )
+
+
 def weighted_mean_var(X, w):
     """Two-pass weighted moments of each column.
 
@@ -83,6 +103,12 @@ def weighted_mean_var(X, w):
         ss = np.bincount(cols, weights=w_data * diff * diff, minlength=d)
         ss += (W - w_stored) * mu * mu
         return mu, ss / W, W
+    if w is None and _compiled_rows(X):
+        from ._scale_kernels import moments_pass  # the same μ, σ² without the (n, d) temporary
+
+        mu, var = np.empty(X.shape[1]), np.empty(X.shape[1])
+        moments_pass(X, mu, var)
+        return mu, var, W
     if w is None:
         mu = X.mean(axis=0)
         centred = X - mu  # (n, d)
@@ -122,8 +148,17 @@ def column_range(X):
     in memory, one block's share on Dask; an empty block gives (+inf, −inf, 0))."""
     if X.shape[0] == 0:
         return np.full(X.shape[1], np.inf), np.full(X.shape[1], -np.inf), 0
-    # minimum and maximum propagate NaN: min and max of a column are finite exactly when all of
-    # its values are, so the fit needs no separate finiteness pass over X
+    # the min and max of a column are finite exactly when all of its values are, so the fit
+    # needs no separate finiteness pass over X
+    if _compiled_rows(X):
+        from ._scale_kernels import range_pass  # one pass instead of two (Numba: imported late)
+
+        lo, hi, z = (np.empty(X.shape[1]) for _ in range(3))
+        range_pass(X, lo, hi, z)
+        bad = np.isnan(z)  # a column with a NaN or ±inf
+        lo[bad] = hi[bad] = np.nan
+        return lo, hi, X.shape[0]
+    # minimum and maximum propagate NaN
     return np.minimum.reduce(X, axis=0), np.maximum.reduce(X, axis=0), X.shape[0]
 
 
@@ -133,7 +168,18 @@ def merge_ranges(a, b):
 
 
 def standardise(X, mean, scale, out=None):
-    """z = (x − μ) / σ, skipping μ or σ when None; ``out`` may be X (in place)."""
+    """z = (x − μ) / σ, skipping μ or σ when None; ``out`` may be X (in place). A C-ordered
+    float64 X is mapped in one compiled pass (:func:`._scale_kernels.standardise_pass`, the
+    same bits)."""
+    if _compiled_rows(X) and (out is None or out is X) and not (mean is None and scale is None):
+        from ._scale_kernels import standardise_pass  # Numba: imported when first needed
+
+        out = np.empty_like(X) if out is None else out
+        d = X.shape[1]
+        mu = np.zeros(d) if mean is None else np.ascontiguousarray(mean, dtype=np.float64)
+        sigma = np.ones(d) if scale is None else np.ascontiguousarray(scale, dtype=np.float64)
+        standardise_pass(X, mu, sigma, mean is not None, scale is not None, out)
+        return out
     if mean is not None:
         X = np.subtract(X, mean, out=out)
         out = X
@@ -158,7 +204,17 @@ def unstandardise(X, mean, scale, out=None):
 def min_max_scale(X, data_min, scale, a, clip_to=None, out=None):
     """x' = (x − min) s + a, then clipped to ``clip_to = (a, b)`` if given. Not x s + m with
     m = a − min·s, which saves a pass but loses the range to cancellation when the range is
-    small against the values (see test_min_max_output_in_range)."""
+    small against the values (see test_min_max_output_in_range). A C-ordered float64 X is
+    mapped in one compiled pass (:func:`._scale_kernels.scale_pass`, the same bits)."""
+    if _compiled_rows(X) and (out is None or out is X):
+        from ._scale_kernels import scale_pass  # Numba: imported when first needed
+
+        out = np.empty_like(X) if out is None else out
+        lo, hi = (0.0, 0.0) if clip_to is None else (float(clip_to[0]), float(clip_to[1]))
+        m = np.ascontiguousarray(data_min, dtype=np.float64)
+        s = np.ascontiguousarray(scale, dtype=np.float64)
+        scale_pass(X, m, s, float(a), lo, hi, clip_to is not None, out)
+        return out
     X = np.subtract(X, data_min, out=out)
     X *= scale
     X += a
@@ -274,7 +330,18 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         if is_dask_collection(X):
             X, _, w = check_dask_data(self, X, None, sample_weight, reset=first)
         else:
-            X = self._validate_data(X, reset=first, accept_sparse=("csr", "csc"), dtype=np.float64)
+            # finiteness is read off μ and σ² where the compiled pass computes them (a column's
+            # sums are finite only if all of its values are): one pass over X fewer
+            told = sample_weight is None and (self.with_mean or self.with_std)
+            X = self._validate_data(
+                X,
+                reset=first,
+                accept_sparse=("csr", "csc"),
+                dtype=np.float64,
+                ensure_all_finite=not told,
+            )
+            if told and not _compiled_rows(X):
+                check_array(X, accept_sparse=("csr", "csc"), estimator=self)
             if sp.issparse(X) and self.with_mean:
                 raise ValueError(
                     "Cannot center sparse matrices: pass `with_mean=False` instead (centring a "
@@ -287,6 +354,8 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             self.n_samples_seen_ = n_b if first else self.n_samples_seen_ + n_b
             return self
         mu_b, var_b, W_b = block_reduce(weighted_mean_var, X, w, combine=merge_mean_var)
+        if not (is_dask_collection(X) or (np.isfinite(mu_b).all() and np.isfinite(var_b).all())):
+            check_array(X, accept_sparse=("csr", "csc"), estimator=self)  # names the column
         if W_b == 0:  # only reachable on Dask: in memory the weights were checked at once
             raise ValueError("The sample weights sum to zero: there is nothing to average.")
         batch = (mu_b, var_b if self.with_std else None, W_b)
