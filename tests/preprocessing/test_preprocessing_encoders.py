@@ -288,3 +288,55 @@ def test_dataframe_with_missing_values_matches_sklearn(name):
     np.testing.assert_array_equal(Z, ref.transform(df))  # NaN positions must agree too
     assert ours.get_feature_names_out().tolist() == ref.get_feature_names_out().tolist()
     assert str(ours.inverse_transform(Z).tolist()) == str(ref.inverse_transform(Z).tolist())
+
+
+# -- short str columns as packed integer keys (_column_codes._packed_keys) ------------------------
+_WORDS = ["", "a", "ab", "abc", "b", "ba", "zz", "é", "ÿy", "aaaaaaaa", "abcdefgh", "A", "a\x00b"]
+
+
+def _reference_codes(values, categories):
+    """Index of each value in ``categories`` (-1: unknown), by Python equality."""
+    where = {c: i for i, c in reversed(list(enumerate(categories.tolist())))}
+    return np.array([where.get(v, -1) for v in values.tolist()], dtype=np.intp)
+
+
+@pytest.mark.parametrize("width", [1, 3, 8])
+@pytest.mark.parametrize("order", ["native", "swapped", "strided"])
+def test_short_str_columns_sort_and_search_as_strings(width, order):
+    """The packed keys give np.unique's categories (values, order and dtype) and the codes of a
+    Python lookup, for widths 1 to 8 with embedded NULs, empty strings, code points up to 255,
+    categories of another width than the values, and the arrays that must not be packed
+    (byte-swapped, a code point above 255, more than 8 characters) taking the string path."""
+    from scratchlearn.preprocessing._column_codes import (
+        _packed_keys,
+        column_categories,
+        encode_column,
+    )
+
+    rng = np.random.default_rng(width)
+    values = rng.choice(np.array(_WORDS, dtype="U8"), size=200).astype(f"U{width}")
+    if order == "swapped":
+        values = values.astype(values.dtype.newbyteorder())
+        assert _packed_keys(values) is None
+    elif order == "strided":
+        values = np.repeat(values, 2)[::2]
+    cats = column_categories(values)
+    assert cats.dtype == np.unique(values).dtype and np.array_equal(cats, np.unique(values))
+    for user in (cats[::-1], np.array(["abc", "zz", "q", ""], dtype="U3"), cats[:0]):
+        codes, known = encode_column(values, user)
+        assert np.array_equal(np.where(known, codes, -1), _reference_codes(values, user))
+    for unpackable in (np.array(["aĀ", "b"]), np.array(["abcdefghi", "a"])):
+        assert _packed_keys(unpackable) is None
+        assert np.array_equal(column_categories(unpackable), np.unique(unpackable))
+    empty = np.array([], dtype="U4")
+    assert column_categories(empty).shape == (0,)
+
+
+def test_short_str_encoders_match_sklearn_on_the_car_table():
+    table = np.loadtxt(DATA / "car_evaluation" / "car.data", dtype=str, delimiter=",")
+    ours, ref = OneHotEncoder().fit(table), skp.OneHotEncoder().fit(table)
+    for a, b in zip(ours.categories_, ref.categories_):
+        assert np.array_equal(a, b) and a.dtype == b.dtype
+    assert np.array_equal(ours.transform(table).toarray(), ref.transform(table).toarray())
+    o = OrdinalEncoder().fit(table)
+    assert np.array_equal(o.transform(table), skp.OrdinalEncoder().fit(table).transform(table))

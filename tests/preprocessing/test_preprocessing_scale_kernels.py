@@ -31,7 +31,11 @@ def _assert_same(a, b):
         assert (u is None and v is None) or np.array_equal(u, v)
 
 
-@pytest.mark.parametrize("X", [X_WINE, X_DIA], ids=["wine", "diabetes"])
+@pytest.mark.parametrize(
+    "X",
+    [X_WINE, X_DIA, X_WINE[:, :2].copy(), X_WINE[:, :1].copy()],
+    ids=["wine", "dia", "d2", "d1"],
+)
 @pytest.mark.parametrize(
     "kw", [{}, {"with_mean": False}, {"with_std": False}], ids=["both", "no-mean", "no-std"]
 )
@@ -87,6 +91,16 @@ def test_compiled_transform_in_place(scaler, compiled):
     X = X_WINE.copy()
     out = m.transform(X)
     assert np.shares_memory(out, X) and np.array_equal(out, expected)
+
+
+@pytest.mark.parametrize("scaler", [StandardScaler, MinMaxScaler])
+def test_compiled_transform_of_a_read_only_array_in_place_is_numpys_error(scaler, compiled):
+    X = X_WINE.copy()
+    X.setflags(write=False)
+    m = scaler(copy=False).fit(X)
+    with pytest.raises(ValueError, match="read-only"):
+        m.transform(X)
+    assert np.array_equal(scaler().fit(X).transform(X), scaler().fit(X_WINE).transform(X_WINE))
 
 
 def test_the_real_threshold_takes_the_compiled_passes(monkeypatch):

@@ -106,7 +106,7 @@ NOT_WARMED = {
     "scratchlearn.neighbors._kd_tree_kernels.sort_segments": "radius_neighbors(sort_results=True)",
     "scratchlearn.tree._splitter._best_node_split_from_python": "tree.best_split, for teaching",
     "scratchlearn.tree._splitter._random_node_split_from_python": "tree.best_split, for teaching",
-    "scratchlearn.preprocessing._scale_kernels.moments_pass": "a scaler on 2²⁰ values or more",
+    "scratchlearn.preprocessing._scale_kernels.moments_pass": "a scaler or k-means, 2²⁰ values",
     "scratchlearn.preprocessing._scale_kernels.range_pass": "a scaler on 2²⁰ values or more",
     "scratchlearn.preprocessing._scale_kernels.scale_pass": "a scaler on 2²⁰ values or more",
     "scratchlearn.preprocessing._scale_kernels.standardise_pass": "a scaler on 2²⁰ values or more",

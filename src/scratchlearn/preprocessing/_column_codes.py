@@ -124,6 +124,8 @@ def encode_column(values, categories):
                 elif isinstance(v, (float, np.floating)) and v != v:
                     codes[i] = nan_code
         return codes, codes >= 0
+    if len(categories) == 0:
+        return np.zeros(n, dtype=np.intp), np.zeros(n, dtype=bool)
     packed = _packed_keys(values), _packed_keys(categories)
     if packed[0] is not None and packed[1] is not None:
         values, categories = packed  # the same order and equalities, as integers

@@ -54,22 +54,26 @@ def _data_rows(X):
     return np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
 
 
-#: Values of X from which the scalers take their compiled passes (:mod:`._scale_kernels`): the
-#: first call in a process imports Numba and loads the kernels (about 0.3 s, 0.5–0.9 s more the
-#: first time on a machine, when they compile), which the passes repay only on large arrays
-#: (at 2²⁰ values they save about 7 ms a fit). Both paths give the same numbers.
+#: Values of X from which the scalers (and k-means's centring, through
+#: :func:`weighted_mean_var`) take their compiled passes (:mod:`._scale_kernels`): the first call
+#: in a process imports Numba and loads the kernels (about 0.3 s, 0.5–0.9 s more the first time
+#: on a machine, when they compile), which the passes repay only on large arrays (at 2²⁰ values
+#: they save about 7 ms a fit). Both paths give the same numbers.
 COMPILED_MIN_VALUES = 1 << 20
 
 
 def _compiled_rows(X):
     """Whether the scalers read X with the compiled passes of :mod:`._scale_kernels`: a
-    C-ordered float64 ndarray of at least :data:`COMPILED_MIN_VALUES` values."""
+    C-ordered float64 ndarray of at least :data:`COMPILED_MIN_VALUES` values and two columns.
+    (NumPy reduces a single column, a contiguous axis, by pairwise summation, which the
+    compiled row-after-row sums would not reproduce.)"""
     return (
         isinstance(X, np.ndarray)
         and X.dtype == np.float64
         and X.ndim == 2
         and X.flags.c_contiguous
         and X.shape[0] > 0
+        and X.shape[1] > 1
         and X.size >= COMPILED_MIN_VALUES
     )
 
@@ -171,7 +175,8 @@ def standardise(X, mean, scale, out=None):
     """z = (x − μ) / σ, skipping μ or σ when None; ``out`` may be X (in place). A C-ordered
     float64 X is mapped in one compiled pass (:func:`._scale_kernels.standardise_pass`, the
     same bits)."""
-    if _compiled_rows(X) and (out is None or out is X) and not (mean is None and scale is None):
+    writable = out is None or (out is X and X.flags.writeable)  # else NumPy's error
+    if _compiled_rows(X) and writable and not (mean is None and scale is None):
         from ._scale_kernels import standardise_pass  # Numba: imported when first needed
 
         out = np.empty_like(X) if out is None else out
@@ -206,7 +211,7 @@ def min_max_scale(X, data_min, scale, a, clip_to=None, out=None):
     m = a − min·s, which saves a pass but loses the range to cancellation when the range is
     small against the values (see test_min_max_output_in_range). A C-ordered float64 X is
     mapped in one compiled pass (:func:`._scale_kernels.scale_pass`, the same bits)."""
-    if _compiled_rows(X) and (out is None or out is X):
+    if _compiled_rows(X) and (out is None or (out is X and X.flags.writeable)):
         from ._scale_kernels import scale_pass  # Numba: imported when first needed
 
         out = np.empty_like(X) if out is None else out

@@ -9,7 +9,9 @@ Symbols: X (n, d) float64, C-ordered; ``lo``, ``hi``, ``z`` (d,) outputs.
     z_j = Σ_i x_ij·0,
 
 z_j being 0 when column j is finite and NaN as soon as it holds a NaN or ±inf (NaN·0 and ∞·0
-are NaN): the pass that reads X for its ranges also tells whether it is finite. The loop over
+are NaN): the pass that reads X for its ranges also tells whether it is finite. Of two equal
+values the first one met is kept (+0.0 or −0.0 as it comes, where NumPy's minimum may return
+the other; the scaler's min_ and its transform are the same). The loop over
 the d columns of a row is the inner one, so the compiler keeps it in SIMD lanes over
 contiguous memory. NumPy's ``minimum.reduce`` and ``maximum.reduce`` along axis 0 are two
 passes: on 200,000 × 50, 13.8 ms against 3.4 ms for this one.
