@@ -74,6 +74,23 @@ def test_compiled_fits_refuse_nan_and_infinity_naming_the_column(scaler, bad, co
             scaler().fit(X)
 
 
+@pytest.mark.parametrize("copy", [True, False])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("scaler", [StandardScaler, MinMaxScaler])
+def test_compiled_transforms_refuse_nan_and_infinity_and_leave_x_alone(scaler, bad, copy, compiled):
+    """A new output tests X in the compiled pass; in place (copy=False) X is tested before the
+    pass writes into it. Either way the error names the column and X is not modified."""
+    m = scaler(copy=copy).fit(X_WINE)
+    for column in (0, 6, 12):
+        X = X_WINE.copy()
+        X[100, column] = bad
+        before = X.copy()
+        kind = "NaN" if np.isnan(bad) else "infinity"
+        with pytest.raises(ValueError, match=f"contains {kind}.* in column {column}"):
+            m.transform(X)
+        assert np.array_equal(X, before, equal_nan=True)
+
+
 def test_compiled_standard_scaler_takes_huge_finite_values(compiled):
     """Finite values whose sums overflow make μ non-finite without a NaN in X: the check then
     finds X finite and the fit goes on, as on the NumPy path."""

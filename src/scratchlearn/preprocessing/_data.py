@@ -32,7 +32,12 @@ from ..utils._dask import check_dask_data, checked_block, dask_rows, is_dask_col
 from ..utils._dask_predict import answers_dask
 from ..utils._moments import Moments, merge_moments
 from ..utils._param_validation import Interval, StrOptions
-from ..utils.validation import check_array, check_is_fitted, check_sample_weight
+from ..utils.validation import (
+    _assert_all_finite,
+    check_array,
+    check_is_fitted,
+    check_sample_weight,
+)
 
 __all__ = ["StandardScaler", "MinMaxScaler", "Normalizer", "Binarizer"]
 
@@ -171,19 +176,35 @@ def merge_ranges(a, b):
     return np.minimum(a[0], b[0]), np.maximum(a[1], b[1]), a[2] + b[2]
 
 
+def _fused(X, mean, scale, out):
+    """Whether :func:`standardise` or :func:`min_max_scale` maps X in one compiled pass:
+    :func:`_compiled_rows`, something to do, and an ``out`` that is new or a writable X (a
+    read-only one keeps NumPy's error)."""
+    writable = out is None or (out is X and X.flags.writeable)
+    return _compiled_rows(X) and writable and not (mean is None and scale is None)
+
+
+def _refuse_unless_finite(z, X):
+    """Validation's error for X when the pass's z (Σ x·0 per column) says X is not finite."""
+    if np.isnan(z).any():
+        _assert_all_finite(X, allow_nan=False, input_name="X")
+
+
 def standardise(X, mean, scale, out=None):
     """z = (x − μ) / σ, skipping μ or σ when None; ``out`` may be X (in place). A C-ordered
     float64 X is mapped in one compiled pass (:func:`._scale_kernels.standardise_pass`, the
-    same bits)."""
-    writable = out is None or (out is X and X.flags.writeable)  # else NumPy's error
-    if _compiled_rows(X) and writable and not (mean is None and scale is None):
+    same bits), which also tests X for NaN and infinity when ``out`` is None (a new array)."""
+    if _fused(X, mean, scale, out):
         from ._scale_kernels import standardise_pass  # Numba: imported when first needed
 
-        out = np.empty_like(X) if out is None else out
-        d = X.shape[1]
+        new = out is None
+        out = np.empty_like(X) if new else out
+        d, z = X.shape[1], np.empty(X.shape[1])
         mu = np.zeros(d) if mean is None else np.ascontiguousarray(mean, dtype=np.float64)
         sigma = np.ones(d) if scale is None else np.ascontiguousarray(scale, dtype=np.float64)
-        standardise_pass(X, mu, sigma, mean is not None, scale is not None, out)
+        standardise_pass(X, mu, sigma, mean is not None, scale is not None, out, z)
+        if new:
+            _refuse_unless_finite(z, X)
         return out
     if mean is not None:
         X = np.subtract(X, mean, out=out)
@@ -210,15 +231,20 @@ def min_max_scale(X, data_min, scale, a, clip_to=None, out=None):
     """x' = (x − min) s + a, then clipped to ``clip_to = (a, b)`` if given. Not x s + m with
     m = a − min·s, which saves a pass but loses the range to cancellation when the range is
     small against the values (see test_min_max_output_in_range). A C-ordered float64 X is
-    mapped in one compiled pass (:func:`._scale_kernels.scale_pass`, the same bits)."""
-    if _compiled_rows(X) and (out is None or (out is X and X.flags.writeable)):
+    mapped in one compiled pass (:func:`._scale_kernels.scale_pass`, the same bits), which also
+    tests X for NaN and infinity when ``out`` is None (a new array)."""
+    if _fused(X, data_min, scale, out):
         from ._scale_kernels import scale_pass  # Numba: imported when first needed
 
-        out = np.empty_like(X) if out is None else out
+        new = out is None
+        out = np.empty_like(X) if new else out
         lo, hi = (0.0, 0.0) if clip_to is None else (float(clip_to[0]), float(clip_to[1]))
         m = np.ascontiguousarray(data_min, dtype=np.float64)
         s = np.ascontiguousarray(scale, dtype=np.float64)
-        scale_pass(X, m, s, float(a), lo, hi, clip_to is not None, out)
+        z = np.empty(X.shape[1])
+        scale_pass(X, m, s, float(a), lo, hi, clip_to is not None, out, z)
+        if new:
+            _refuse_unless_finite(z, X)
         return out
     X = np.subtract(X, data_min, out=out)
     X *= scale
@@ -384,7 +410,13 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             return map_rows(partial(standardise, **self._kwargs()), X, n_out=X.shape[1])
         copy = self.copy if copy is None else copy
         X_in = X
-        X = self._validate_data(X, reset=False, accept_sparse="csr", dtype=np.float64)
+        X = self._validate_data(
+            X, reset=False, accept_sparse="csr", dtype=np.float64, ensure_all_finite=False
+        )
+        kw = self._kwargs()
+        if copy and _fused(X, kw["mean"], kw["scale"], None):
+            return standardise(X, **kw)  # tests X for NaN and infinity in its pass
+        _assert_all_finite(X.data if sp.issparse(X) else X, allow_nan=False, input_name="X")
         if sp.issparse(X):
             if self.with_mean:
                 raise ValueError("Cannot center sparse matrices: pass `with_mean=False`.")
@@ -533,9 +565,12 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             X, _, _ = check_dask_data(self, X, reset=False)
             fn = partial(min_max_scale, **self._kwargs(), clip_to=clip_to)
             return map_rows(fn, X, n_out=X.shape[1])
-        X = self._validate_data(X, reset=False, dtype=np.float64)
+        X = self._validate_data(X, reset=False, dtype=np.float64, ensure_all_finite=False)
+        kw = self._kwargs()
+        if not (self.copy and _fused(X, kw["data_min"], kw["scale"], None)):
+            _assert_all_finite(X, allow_nan=False, input_name="X")  # else tested in the pass
         # with copy, the difference allocates the output: one pass fewer than copy-then-shift
-        return min_max_scale(X, **self._kwargs(), clip_to=clip_to, out=None if self.copy else X)
+        return min_max_scale(X, **kw, clip_to=clip_to, out=None if self.copy else X)
 
     def inverse_transform(self, X):
         """x = (x' − a) / s + min."""
