@@ -33,7 +33,7 @@ from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..metrics import r2_score
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ..utils._param_validation import N_JOBS, Fraction, HasMethods, Interval
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, class_codes
 from ..utils.parallel import n_workers, progress_bar, run_tasks, spawn_seeds
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
 from ._base import (
@@ -252,7 +252,7 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         self._validate_params()
         X, y = self._validate_data(X, y, dtype=np.float64)
         check_classification_targets(y)
-        classes, codes = np.unique(y, return_inverse=True)
+        classes, codes = class_codes(y)
         if (
             self.warm_start
             and hasattr(self, "classes_")

@@ -26,7 +26,7 @@ from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._criteria import CRITERIA, REG_CRITERIA
 from ..utils._param_validation import StrOptions
 from ..utils.class_weight import class_weights
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, class_codes
 from ._forest_base import BaseForest
 
 __all__ = [
@@ -60,7 +60,7 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
 
     def _targets(self, y):
         check_classification_targets(y)
-        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.classes_, codes = class_codes(y)
         self.n_classes_ = K = self.classes_.shape[0]
         codes = codes.astype(np.intp)
         cw = self.class_weight

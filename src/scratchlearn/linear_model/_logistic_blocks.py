@@ -28,6 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..utils.extmath import expit, safe_sparse_dot, softmax
+from ..utils.multiclass import class_codes
 
 __all__ = [
     "scores",
@@ -185,7 +186,7 @@ def unseparated_block(X, Y, theta, fit_intercept):
 # -- Dask: classes, Y and s̄ per block; prediction per block -------------------------------------
 def class_counts_block(y, w):
     """(labels, Σ w over the rows of each label) of one block, labels sorted (w None: 1)."""
-    labels, idx = np.unique(y, return_inverse=True)
+    labels, idx = class_codes(y)
     w = np.ones(len(y)) if w is None else w
     return labels, np.bincount(idx.ravel(), weights=w, minlength=len(labels))
 

@@ -34,7 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..utils._dask import refuse_dask
-from ..utils.multiclass import type_of_target
+from ..utils.multiclass import class_codes, type_of_target
 from ..utils.validation import check_random_state, num_samples
 
 __all__ = [
@@ -535,8 +535,7 @@ def _stratified_indices(y, n_train, n_test, rng):
     y = np.asarray(y)
     if y.ndim == 2:  # multi-output: stratify on the row as a whole
         y = np.array([" ".join(map(str, row)) for row in y])
-    classes, codes = np.unique(y, return_inverse=True)
-    codes = codes.ravel()
+    classes, codes = class_codes(y)
     counts = np.bincount(codes)
     if counts.min() < 2:
         raise ValueError(

@@ -41,7 +41,7 @@ from ..base import BaseEstimator, ClassifierMixin
 from ..utils._blocks import block_reduce
 from ..utils._dask import check_dask_data, is_dask_collection
 from ..utils.extmath import logsumexp
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, class_codes
 from ..utils.validation import (
     _assert_all_finite,
     check_is_fitted,
@@ -55,7 +55,7 @@ __all__ = ["_BaseNB", "class_log_prior", "encode_labels", "one_hot", "align_clas
 
 def encode_labels(y):
     """(classes (K,), idx (n,)): a block's sorted distinct labels and each row's index in them."""
-    return np.unique(y, return_inverse=True)
+    return class_codes(y)
 
 
 def one_hot(idx, K, w):

@@ -20,7 +20,7 @@ from ..base import ClassifierMixin
 from ..utils._dask import is_dask_collection
 from ..utils._dask_predict import answers_dask
 from ..utils._param_validation import Interval, StrOptions
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, class_codes
 from ..utils.validation import check_is_fitted
 from ._base import KNeighborsMixin, NeighborsBase, RadiusNeighborsMixin, neighbor_weights
 
@@ -50,7 +50,7 @@ class _ClassifierBase(ClassifierMixin, NeighborsBase):
         """Store the training points and their labels. Returns self."""
         y = self._fit(X, y)
         check_classification_targets(y)
-        self.classes_, self._y = np.unique(y, return_inverse=True)
+        self.classes_, self._y = class_codes(y)
         self._after_fit(y)
         return self
 

@@ -29,7 +29,7 @@ from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..utils import Bunch
 from ..utils._param_validation import Fraction, Interval, StrOptions
 from ..utils.class_weight import class_weights
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, class_codes
 from ..utils.validation import check_is_fitted, check_random_state, check_sample_weight
 from ._builder import NODE, Limits, grow
 from ._criteria import ABSOLUTE, CRITERIA, ENTROPY, GINI, REG_CRITERIA, SQUARED
@@ -333,7 +333,7 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseDecisionTree):
         self._validate_params()
         X, y = self._validate_data(X, y, dtype=np.float64)
         check_classification_targets(y)
-        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.classes_, codes = class_codes(y)
         self.n_classes_ = K = self.classes_.shape[0]
         sw = check_sample_weight(sample_weight, X)
         N_k = np.bincount(codes, minlength=K)

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..utils._param_validation import Interval, StrOptions
-from ..utils.multiclass import check_classification_targets
+from ..utils.multiclass import check_classification_targets, class_codes
 from ..utils.validation import (
     check_consistent_length,
     check_is_fitted,
@@ -378,7 +378,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         codes = self._codes(X, reset=True)
         sw = check_sample_weight(sample_weight, X)
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        self.classes_, y_idx = class_codes(y)
         self.n_classes_ = self.classes_.shape[0]
         keep = sw > 0  # weight 0: as if absent
         builder = _Builder(

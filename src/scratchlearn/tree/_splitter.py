@@ -56,6 +56,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from ..utils.multiclass import class_codes
 from ._criteria import ENTROPY, GINI, SQUARED, split_stats_absolute, weighted_median_ae
 
 __all__ = [
@@ -483,7 +484,7 @@ def best_split(
     crit = {**CRITERIA, **REG_CRITERIA}[criterion]
     yc = yv = ya = None  # the one given is the criterion's family (see _criteria.node_stats)
     if crit in (GINI, ENTROPY):
-        classes, codes = np.unique(y, return_inverse=True)
+        classes, codes = class_codes(y)
         yc, K = codes.astype(np.intp), classes.shape[0]
         total, sum_total = np.bincount(yc, weights=w, minlength=K).astype(np.float64), 0.0
     else:
