@@ -62,7 +62,6 @@ class _ForestClassifier(ClassifierMixin, BaseForest):
         check_classification_targets(y)
         self.classes_, codes = class_codes(y)
         self.n_classes_ = K = self.classes_.shape[0]
-        codes = codes.astype(np.intp)
         cw = self.class_weight
         if cw == "balanced_subsample" and self.bootstrap:
             row_w = None  # per tree, from its bootstrap (subsample_class_weights)

@@ -188,7 +188,7 @@ def class_counts_block(y, w):
     """(labels, Σ w over the rows of each label) of one block, labels sorted (w None: 1)."""
     labels, idx = class_codes(y)
     w = np.ones(len(y)) if w is None else w
-    return labels, np.bincount(idx.ravel(), weights=w, minlength=len(labels))
+    return labels, np.bincount(idx, weights=w, minlength=len(labels))
 
 
 def merge_class_counts(a, b):

@@ -485,7 +485,7 @@ def best_split(
     yc = yv = ya = None  # the one given is the criterion's family (see _criteria.node_stats)
     if crit in (GINI, ENTROPY):
         classes, codes = class_codes(y)
-        yc, K = codes.astype(np.intp), classes.shape[0]
+        yc, K = codes, classes.shape[0]  # intp, one per row (class_codes)
         total, sum_total = np.bincount(yc, weights=w, minlength=K).astype(np.float64), 0.0
     else:
         y, K = np.asarray(y, dtype=np.float64), 1
