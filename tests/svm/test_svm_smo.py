@@ -1,5 +1,6 @@
 """The SMO solver on its own: KKT conditions, shrinking and cache invariance, an independent QP
-solve, precomputed Gram matrices, the hard margin's unboundedness detection, the run record.
+solve, precomputed Gram matrices, the hard margin's unboundedness detection, the run record and
+its thinning, ρ by hand.
 
 Bounds used below (see scratchlearn.svm._smo's docstring)
 ---------------------------------------------------------
@@ -18,6 +19,7 @@ from scipy.optimize import minimize
 from sklearn.datasets import load_breast_cancer
 
 from scratchlearn.metrics.pairwise import rbf_kernel
+from scratchlearn.svm import _smo
 from scratchlearn.svm._smo import KernelSpec, resolve_kernel, smo_solve
 
 EPS = np.finfo(float).eps
@@ -146,6 +148,25 @@ def test_hard_margin_on_non_separable_data_is_unbounded(case):
         assert res.n_iter <= 2
 
 
+@pytest.mark.parametrize("kind", ["linear", "poly", "rbf", "sigmoid", "precomputed"])
+def test_a_point_with_both_labels_is_caught_exactly_by_every_kernel(kind):
+    """Rule 1 needs K_ii + K_jj − 2K_ij to be exactly 0 for x_i = x_j: Q_tt (computed once, from
+    ‖x_t‖²) and the rows' entries (from the dot products) must round alike, for every kernel.
+    The point is not at the origin, so that the dot products are not trivially exact."""
+    X = np.array([[1.3, -0.7, 0.2], [1.3, -0.7, 0.2], [-0.4, 2.1, 0.9]])
+    y = np.array([1.0, -1.0, 1.0])
+    if kind == "precomputed":
+        spec = KernelSpec(kind, rbf_kernel(X, gamma=0.3))
+    else:
+        spec = KernelSpec(kind, X, gamma=0.3, coef0=0.5, degree=3)
+    res = smo_solve(spec, y, -np.ones(3), np.full(3, np.inf))
+    assert res.status == "unbounded"
+    # rule 1 fires on the first step that pairs the two copies (here the second: the first pairs
+    # the third point, the last maximiser of −y_t G_t in I_up, with the negative copy); rule 2
+    # alone would take thousands of iterations, and a ≠ 0 by one ulp would not stop at all
+    assert res.n_iter <= 2
+
+
 def test_hard_margin_on_separable_data_converges_to_the_max_margin():
     """XOR is separable by the degree-2 polynomial (x·z + 1)²; the four points are symmetric,
     so the hard-margin solution is unique and reached to tol; all four are support vectors."""
@@ -171,3 +192,40 @@ def test_run_record(cancer):
     assert res.n_cache_hits > 0
     short, _ = _svc(X, y, tol=1e-3, max_iter=7)
     assert short.status == "max_iter" and short.n_iter == 7 and short.max_violation > 1e-3
+
+
+def test_a_full_record_is_thinned(cancer, monkeypatch):
+    """Past RECORD_CAPACITY entries the record keeps every other one and doubles its spacing:
+    the same run with a capacity of 8 records a subset of the full record, evenly spaced by
+    record_every·2^k, and ends with the same final entry."""
+    X, y = cancer
+    full, _ = _svc(X, y, tol=1e-3, record_every=1)
+    # thinned three times or more at a capacity of 8; never at the real one
+    assert 64 < full.n_iter < _smo.RECORD_CAPACITY
+    monkeypatch.setattr(_smo, "RECORD_CAPACITY", 8)
+    thin, _ = _svc(X, y, tol=1e-3, record_every=1)
+    assert thin.n_iter == full.n_iter and len(thin.history_iter) <= 9
+    it = thin.history_iter[:-1]
+    step = it[1] - it[0]
+    assert it[0] == 0 and step >= 8 and step & (step - 1) == 0  # a power of two
+    assert np.all(np.diff(it) == step)
+    # the kept entries are the full run's entries at those iterations, bit for bit
+    np.testing.assert_array_equal(thin.history_objective[:-1], full.history_objective[it])
+    np.testing.assert_array_equal(thin.history_violation[:-1], full.history_violation[it])
+    assert thin.history_iter[-1] == full.n_iter
+    assert thin.history_objective[-1] == full.history_objective[-1]
+
+
+def test_rho_by_hand():
+    """ρ is the mean of y_t G_t over the free variables; with none free, the midpoint of the
+    interval the bound ones leave: ub = min y_t G_t over {α_t = C_t, y_t < 0} ∪ {α_t = 0,
+    y_t > 0}, lb = max over the others."""
+    y = np.array([1.0, -1.0, 1.0, -1.0])
+    G = np.array([0.5, -2.0, 3.0, 1.0])  # y G = (0.5, 2, 3, −1)
+    C = np.full(4, 2.0)
+    assert _smo._rho(y, G, np.array([1.0, 0.5, 0.0, 2.0]), C) == pytest.approx(1.25)
+    # none free: t=0 at 0 with y > 0 → ub 0.5; t=1 at C with y < 0 → ub 2; t=2 at C, y > 0 →
+    # lb 3; t=3 at 0 with y < 0 → lb −1; ρ = (min(0.5, 2) + max(3, −1)) / 2
+    assert _smo._rho(y, G, np.array([0.0, 2.0, 2.0, 0.0]), C) == 1.75
+    # α = 0 (C = inf): ub = min(0.5, 3) over y_t > 0, lb = max(2, −1) over y_t < 0
+    assert _smo._rho(y, G, np.zeros(4), np.full(4, np.inf)) == 1.25

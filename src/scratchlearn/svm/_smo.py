@@ -39,7 +39,8 @@ I_up; j minimises ``−b_tj² / a_tj`` over the t in I_low with ``b = m + y_t G_
 subproblem is minimised exactly along the line that keeps yᵀα fixed and clipped to the box;
 G is updated with the two kernel rows: ``G += Q_i Δα_i + Q_j Δα_j``. The objective is kept
 up to date in O(1) from the same numbers, ``Δf = Δα_i G_i + Δα_j G_j + ½(Δα_i² Q_ii +
-Δα_j² Q_jj) + Δα_i Δα_j Q_ij``, and recorded every ``record_every`` iterations with m − M.
+Δα_j² Q_jj) + Δα_i Δα_j Q_ij``, and recorded every ``record_every`` iterations with m − M
+(past :data:`RECORD_CAPACITY` entries, every other entry is dropped and the spacing doubles).
 
 Kernel rows, cache and shrinking
 --------------------------------
@@ -103,6 +104,9 @@ __all__ = ["KernelSpec", "SMOResult", "smo_solve", "resolve_kernel", "STATUSES"]
 
 STATUSES = ("converged", "max_iter", "unbounded")
 KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
+#: Entries of a run's record (one every ``record_every`` iterations): when it is full, every
+#: other entry is dropped and the spacing doubles, so that a long run keeps a bounded record.
+RECORD_CAPACITY = 4096
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,22 @@ def _cache_rows(cache_size, m):
     return int(min(max(rows, 2), max(m, 2)))
 
 
+def _rho(y, G, alpha, C):
+    """LIBSVM's ρ: the mean of y_t G_t over the free variables (0 < α_t < C_t); when none is
+    free, the midpoint of the interval [lb, ub] that the bound variables leave for it (a
+    variable at its upper bound, or at 0, bounds ρ from above or below by the sign of y_t)."""
+    yG = y * G
+    upper = alpha >= C
+    lower = (alpha <= 0) & ~upper
+    free = ~(upper | lower)
+    if free.any():
+        return float(np.mean(yG[free]))
+    below = (upper & (y < 0)) | (lower & (y > 0))  # y_t G_t >= ρ
+    ub = float(np.min(yG[below])) if below.any() else np.inf
+    lb = float(np.max(yG[~below])) if (~below).any() else -np.inf
+    return 0.5 * (ub + lb)
+
+
 def smo_solve(
     kernel,
     y,
@@ -175,18 +195,18 @@ def smo_solve(
     C,
     *,
     index=None,
-    alpha0=None,
     tol=1e-3,
     shrinking=True,
     cache_size=200.0,
     max_iter=-1,
     record_every=10,
 ):
-    """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = yᵀα0``, ``0 ≤ α ≤ C`` by SMO (module docstring).
+    """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α ≤ C`` by SMO (module docstring),
+    from α = 0.
 
     ``kernel`` a :class:`KernelSpec`; ``y`` (l,) of ±1; ``p``, ``C`` (l,); ``index`` (l,) data
-    row of each variable (default ``arange(l)``); ``alpha0`` a feasible start (default zeros).
-    Returns an :class:`SMOResult` whose decision function is ``Σ_t y_t α_t K(x_t, ·) − ρ``."""
+    row of each variable (default ``arange(l)``). Returns an :class:`SMOResult` whose decision
+    function is ``Σ_t y_t α_t K(x_t, ·) − ρ``."""
     if kernel.kind not in KERNELS:
         raise ValueError(f"kernel kind must be one of {KERNELS}; got {kernel.kind!r}.")
     X = np.ascontiguousarray(kernel.X, dtype=np.float64).view()
@@ -197,33 +217,35 @@ def smo_solve(
     C = np.ascontiguousarray(np.broadcast_to(np.asarray(C, dtype=np.float64), (l,)))
     index = np.arange(l) if index is None else index
     index = np.ascontiguousarray(index, dtype=np.int64)
-    alpha0 = np.zeros(l) if alpha0 is None else np.asarray(alpha0, dtype=np.float64)
-    if p.shape != (l,) or index.shape != (l,) or alpha0.shape != (l,):
-        raise ValueError("y, p, C, index and alpha0 must all have one entry per variable.")
-    if np.any(alpha0 < 0) or np.any(alpha0 > C):
-        raise ValueError("alpha0 must lie in the box 0 <= alpha0 <= C.")
+    if p.shape != (l,) or index.shape != (l,):
+        raise ValueError("y, p, C and index must all have one entry per variable.")
+    if np.any(C < 0):
+        raise ValueError("C must be >= 0.")
     kind = _k.KIND_CODES[kernel.kind]
     m = X.shape[0]
     # every array the loop writes is allocated here, fresh and writable (one signature of
     # smo_loop whatever the caller passed; Numba's allocations compile slowly)
     kern = (X, np.zeros(m), kind, float(kernel.gamma), float(kernel.coef0), int(kernel.degree))
-    alpha = np.array(alpha0, dtype=np.float64)
-    fl = (y, p.copy(), C.copy(), alpha, p.copy(), np.zeros(l), np.empty(l))
+    # (y, p, C, α, G, Ḡ, QD) at α = 0: G = Qα + p = p, Ḡ = 0
+    fl = (y.copy(), p.copy(), C.copy(), np.zeros(l), p.copy(), np.zeros(l), np.empty(l))
     it = (index.copy(), np.arange(l, dtype=np.int64))
     cache, scratch = _k.new_cache(_cache_rows(cache_size, m), m)
-    hist = (np.zeros(64), np.zeros(64), np.zeros(64))
+    H = np.empty((3, RECORD_CAPACITY))
     out = _k.smo_loop(
-        kern, fl, it, cache, scratch, hist, float(tol), bool(shrinking), int(max_iter),
-        max(int(record_every), 1),
+        kern, fl, it, cache, scratch, H, float(tol), bool(shrinking),
+        int(max_iter), max(int(record_every), 1), bool(np.all(np.isinf(C))),
     )  # fmt: skip
-    rho, f, k, status, viol, (h_it, h_v, h_f) = out
+    k, status, viol, n_rec = out
     perm = it[1]
     alpha, grad = np.empty(l), np.empty(l)
     alpha[perm], grad[perm] = fl[3], fl[4]  # back to the original order of the variables
+    f = 0.5 * float(np.dot(alpha, grad + p))  # f = ½αᵀQα + pᵀα = ½αᵀ(G + p)
+    # the record, and its last entry: the final iteration
+    h_it, h_v, h_f = np.concatenate([H[:, :n_rec], [[k], [viol], [f]]], axis=1)
     n_eval, n_hit = cache[5][0], cache[5][1]
     return SMOResult(
         alpha=alpha,
-        rho=float(rho),
+        rho=_rho(y, grad, alpha, C),
         grad=grad,
         objective=float(f),
         n_iter=int(k),

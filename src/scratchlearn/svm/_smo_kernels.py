@@ -20,23 +20,28 @@ epoch advances whenever the active set grows back to all l variables (shrinking 
 variables, so a row complete for an active set stays complete for its subsets); a complete row
 is served without looking at its entries.
 
-Compilation (what a first fit waits for, with an empty Numba cache). Every function Numba
-compiles on its own costs about half a second however small it is, so the helpers called from
-one place, or tiny, are ``inline="always"``: merged into their caller's IR, compiled with it,
-never on their own. ``kernel_row``, ``_select`` and ``_reconstruct`` are called from several
-places and stay separate (inlining them measured slower), as do ``_dot`` and
-``_exp_nonpositive``, whose fastmath flags must stay theirs. Every array is allocated by the
-caller (:func:`._smo.smo_solve`, :func:`new_cache`), fresh and writable, so that ``smo_loop``
-has a single signature and compiles none of Numba's allocators. The kernels only ever called
-from compiled code are ``no_cpython_wrapper``: Numba compiles, with every kernel, a Python entry
-point that unboxes its arguments (here tuples of up to seven arrays), unless told not to; without
-them a cold fit writes 12% less machine code (0.73 MB instead of 0.83 MB of cached objects).
-Every kernel is also ``no_cfunc_wrapper``: Numba would otherwise compile a C-callable wrapper
-beside each one, which nothing calls, and link it into every caller's module (6% of the LLVM IR
-a cold fit optimises; a cold SVC fit 5.6 → 5.35 s, median of four interleaved pairs).
-For the same reason the running extrema are conditional expressions (``a = b if b > a else a``,
-what Python's ``max(a, b)`` returns) and not the builtins ``max``/``min``, each of which Numba
-compiles as an implementation of its own per argument type.
+Compilation (what a first fit waits for, with an empty Numba cache). Numba compiles each
+kernel in its own module and links its callees' modules into it, where they are optimised and
+emitted again; an ``inline="always"`` helper is instead merged into its caller's IR at every
+call site and typed and lowered there again. Counted in instructions (valgrind's callgrind, which
+gives the same count on a busy machine; the process that imports scratchlearn and fits SVC on
+the breast-cancer table), the cheapest layout is the one here: helpers of a dozen lines or more
+are kernels of their own even when called from one place (``_max_violation``,
+``_second_order``, ``_pair_step``, ``_add_rows``, ``_shrink``, ``_far_from_separable``:
+merging five of them into ``smo_loop`` by ``inline="always"`` cost 10% more instructions,
+writing three of them out in its body 6% more, as several of Numba's passes grow faster than
+the function they run over), and only the few-line helpers are merged or written in place
+(``_be_shrunk``; the fill of a kernel row, in ``kernel_row``; the record's thinning). No kernel
+allocates (the record is thinned in place, not grown), ``** degree`` is written out (Numba
+compiles its ``**`` as a kernel of its own), and ρ, f and the final record are computed in
+Python by NumPy after the loop. ``_dot`` and ``_exp_nonpositive`` keep their own fastmath flags.
+Every array is allocated by the caller (:func:`._smo.smo_solve`, :func:`new_cache`), fresh and
+writable, so that ``smo_loop`` has a single signature. The kernels only ever called from
+compiled code are ``no_cpython_wrapper`` (Numba would compile, with every kernel, a Python entry
+point that unboxes its arguments) and every kernel ``no_cfunc_wrapper`` (a C-callable wrapper
+that nothing calls, linked into every caller's module). The running extrema are conditional
+expressions (``a = b if b > a else a``, what Python's ``max(a, b)`` returns) and not the builtins
+``max``/``min``, each of which Numba compiles as an implementation of its own per argument type.
 """
 
 from __future__ import annotations
@@ -58,23 +63,6 @@ def _dot(X, r, s):
     for k in range(X.shape[1]):
         acc += X[r, k] * X[s, k]
     return acc
-
-
-@njit(nogil=True, inline="always")
-def _entry(kern, r, s):
-    """K(x_r, x_s): x·z, (γ x·z + r)^degree, exp(−γ‖x − z‖²) or tanh(γ x·z + r) (see
-    :class:`._smo.KernelSpec`); RBF through ‖x_r‖² + ‖x_s‖² − 2 x_r·x_s, as LIBSVM."""
-    X, sq, kind, gamma, coef0, degree = kern
-    if kind == PRECOMPUTED:
-        return X[r, s]
-    dot = _dot(X, r, s)
-    if kind == LINEAR:
-        return dot
-    if kind == RBF:
-        return np.exp(-gamma * (sq[r] + sq[s] - 2.0 * dot))
-    if kind == POLY:
-        return (gamma * dot + coef0) ** degree
-    return np.tanh(gamma * dot + coef0)
 
 
 _LN2_HI, _LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10  # fdlibm's split
@@ -122,37 +110,30 @@ def _exp_nonpositive(v, bits, ib, c):
         v[q] *= bits[q]
 
 
-@njit(nogil=True, inline="always")
-def _fill(line, kern, r, idx, n, scratch):
-    """Compute the missing (NaN) entries K(x_r, x_idx[t]), t < n; returns how many. RBF, the
-    kernel that matters most for speed, gathers its missing entries, forms the exponents
-    −γ(‖x_r‖² + ‖x_s‖² − 2x_r·x_s) and exponentiates them in one vectorised pass.
-    ``scratch = (where, v, bits, ib)``, m entries each (a row has at most m missing entries;
-    ``ib`` is ``bits`` read as int64)."""
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _transform(v, c, kern, r, where, bits, ib):
+    """v[q] = K(x_r, x_s), s = where[q], q < c, from v[q] = x_r·x_s (X[r, s] if precomputed):
+    x·z, (γ x·z + r)^degree, exp(−γ‖x − z‖²) or tanh(γ x·z + r) (see :class:`._smo.KernelSpec`);
+    RBF through ‖x_r‖² + ‖x_s‖² − 2 x_r·x_s, as LIBSVM, exponentiated in one vectorised pass.
+    One loop per kind over the entries, so that each vectorises; ``bits``, ``ib`` the scratch
+    of :func:`_exp_nonpositive`."""
     X, sq, kind, gamma, coef0, degree = kern
     if kind == RBF:
-        where, v, bits, ib = scratch
-        count = np.int64(0)
-        for t in range(n):
-            s = idx[t]
-            if np.isnan(line[s]):
-                line[s] = 0.0  # claimed: a repeated row index (SVR) is computed once
-                where[count] = s
-                count += 1
-        for q in range(count):
-            s = where[q]
-            v[q] = -gamma * (sq[r] + sq[s] - 2.0 * _dot(X, r, s))
-        _exp_nonpositive(v, bits, ib, count)
-        for q in range(count):
-            line[where[q]] = v[q]
-        return count
-    count = 0
-    for t in range(n):
-        s = idx[t]
-        if np.isnan(line[s]):
-            line[s] = _entry(kern, r, s)
-            count += 1
-    return count
+        for q in range(c):
+            v[q] = -gamma * (sq[r] + sq[where[q]] - 2.0 * v[q])
+        _exp_nonpositive(v, bits, ib, c)
+    elif kind == POLY:
+        for q in range(c):  # (γ x·z + r)^degree by repeated squaring (Numba's ** would
+            base, e, out = gamma * v[q] + coef0, degree, 1.0  # compile a kernel of its own)
+            while e > 0:
+                if e & 1:
+                    out *= base
+                base *= base
+                e >>= 1
+            v[q] = out
+    elif kind == SIGMOID:
+        for q in range(c):
+            v[q] = np.tanh(gamma * v[q] + coef0)
 
 
 def new_cache(n_rows, m):
@@ -201,55 +182,75 @@ def kernel_row(kern, cache, scratch, r, idx, n):
             data[slot, q] = np.nan
     last[slot] = stats[2]
     line = data[slot]
-    stats[0] += _fill(line, kern, r, idx, n, scratch)
+    # the missing (NaN) entries of the variables 0..n−1: gathered, their dot products (Gram
+    # entries if precomputed) formed, and the kernel applied to all of them at once
+    X, kind = kern[0], kern[2]
+    where, v, bits, ib = scratch  # m entries each: a row has at most m missing entries
+    count = np.int64(0)
+    for t in range(n):
+        s = idx[t]
+        if np.isnan(line[s]):
+            line[s] = 0.0  # claimed: a repeated row index (SVR) is computed once
+            where[count] = s
+            count += 1
+    if kind == PRECOMPUTED:
+        for q in range(count):
+            v[q] = X[r, where[q]]
+    else:
+        for q in range(count):
+            v[q] = _dot(X, r, where[q])
+        _transform(v, count, kern, r, where, bits, ib)
+    for q in range(count):
+        line[where[q]] = v[q]
+    stats[0] += count
     valid[slot] = FULL if n == idx.shape[0] else stats[3]
     return line
 
 
-@njit(nogil=True, inline="always")
-def _swap(arrays_f, arrays_i, a, b):
-    for A in arrays_f:
-        A[a], A[b] = A[b], A[a]
-    for A in arrays_i:
-        A[a], A[b] = A[b], A[a]
-
-
 @njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _select(n, y, G, alpha, C, QD, kern, cache, scratch, idx):
-    """WSS 2: i maximises −y_t G_t over I_up; j minimises −b²/a over the t in I_low with
-    b = m − (−y_t G_t) > 0, a = K_ii + K_jj − 2K_ij (τ when a ≤ 0). Returns (i, j, m − M);
-    j = −1 when no pair gives descent."""
-    Gmax, i = -np.inf, -1
+def _max_violation(n, y, G, alpha, C):
+    """``(i, m, −M)`` over the active set: i maximises −y_t G_t over I_up (the last one on ties;
+    −1 when I_up is empty), m = −y_i G_i and −M = max of y_t G_t over I_low, so that m − M is
+    the maximal violation. First-order quantities: no kernel entry is needed."""
+    Gmax, Gmax2, i = -np.inf, -np.inf, -1
     for t in range(n):
         if y[t] > 0:
             if alpha[t] < C[t] and -G[t] >= Gmax:
                 Gmax, i = -G[t], t
-        elif alpha[t] > 0 and G[t] >= Gmax:
-            Gmax, i = G[t], t
-    Gmax2, j, best = -np.inf, -1, np.inf
-    if i < 0:
-        return i, j, Gmax + Gmax2
-    Ki = kernel_row(kern, cache, scratch, idx[i], idx, n)
+            if alpha[t] > 0:
+                Gmax2 = G[t] if G[t] > Gmax2 else Gmax2
+        else:
+            if alpha[t] > 0 and G[t] >= Gmax:
+                Gmax, i = G[t], t
+            if alpha[t] < C[t]:
+                Gmax2 = -G[t] if -G[t] > Gmax2 else Gmax2
+    return i, Gmax, Gmax2
+
+
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _second_order(n, i, Gmax, y, G, alpha, C, QD, Ki, idx):
+    """WSS 2's j: the t of I_low that minimises −b²/a, with b = m − (−y_t G_t) > 0 and
+    a = K_ii + K_tt − 2K_it (τ when a ≤ 0), from i's kernel row Ki. −1 when no t gives b > 0,
+    which a violation m − M > 0 rules out (its own t has b = m − M) unless an entry is NaN."""
+    j, best = -1, np.inf
     for t in range(n):
         if y[t] > 0:
             if alpha[t] <= 0:
                 continue
             b = Gmax + G[t]
-            Gmax2 = G[t] if G[t] > Gmax2 else Gmax2
         else:
             if alpha[t] >= C[t]:
                 continue
             b = Gmax - G[t]
-            Gmax2 = -G[t] if -G[t] > Gmax2 else Gmax2
         if b > 0:
             a = QD[i] + QD[t] - 2.0 * Ki[idx[t]]
             obj = -b * b / (a if a > 0 else TAU)
             if obj <= best:
                 j, best = t, obj
-    return i, j, Gmax + Gmax2
+    return j
 
 
-@njit(nogil=True, inline="always")
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pair_step(i, j, y, C, alpha, G, QD, Kij):
     """New (α_i, α_j): the two-variable subproblem minimised exactly and clipped to the box,
     as LIBSVM's Solver::Solve (a ≤ 0 is replaced by τ)."""
@@ -290,7 +291,7 @@ def _pair_step(i, j, y, C, alpha, G, QD, Kij):
     return ai, aj
 
 
-@njit(nogil=True, inline="always")
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _add_row(G, coef, y, yr, Kr, idx, lo, hi):
     """G_t += coef · y_t y_r K(x_r, x_t) for t in lo..hi−1."""
     c = coef * yr
@@ -298,25 +299,12 @@ def _add_row(G, coef, y, yr, Kr, idx, lo, hi):
         G[t] += c * y[t] * Kr[idx[t]]
 
 
-@njit(nogil=True, inline="always")
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _add_rows(G, ci, Ki, cj, Kj, y, idx, n):
     """G_t += Q_ti Δα_i + Q_tj Δα_j over the active set (ci = y_i Δα_i, cj = y_j Δα_j)."""
     for t in range(n):
         s = idx[t]
         G[t] += y[t] * (ci * Ki[s] + cj * Kj[s])
-
-
-@njit(nogil=True, inline="always")
-def _init_gradient(y, C, alpha, G, G_bar, kern, cache, scratch, idx):
-    """G = Qα + p and Ḡ = Σ_{α_s = C_s} C_s Q_{·s} for a (feasible) starting α, in place from
-    G = p and Ḡ = 0."""
-    l = y.shape[0]
-    for s in range(l):
-        if alpha[s] > 0:
-            Ks = kernel_row(kern, cache, scratch, idx[s], idx, l)
-            _add_row(G, alpha[s], y, y[s], Ks, idx, np.int64(0), l)
-            if alpha[s] >= C[s]:
-                _add_row(G_bar, C[s], y, y[s], Ks, idx, np.int64(0), l)
 
 
 @njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -342,122 +330,76 @@ def _be_shrunk(t, y, G, alpha, C, Gmax1, Gmax2):
     return False
 
 
-@njit(nogil=True, inline="always")
-def _shrink(n, unshrink, tol, fl, it, kern, cache, scratch):
-    """LIBSVM's do_shrinking: drop bound variables that the current extreme violations say
-    will stay at their bound; once m − M ≤ 10 tol, reconstruct and restart from all l."""
-    y, p, C, alpha, G, G_bar, QD = fl
-    idx = it[0]
-    Gmax1, Gmax2 = -np.inf, -np.inf  # max −y G over I_up, max y G over I_low
-    for t in range(n):
-        up, low = alpha[t] < C[t], alpha[t] > 0
-        if y[t] > 0:
-            if up:
-                Gmax1 = -G[t] if -G[t] > Gmax1 else Gmax1
-            if low:
-                Gmax2 = G[t] if G[t] > Gmax2 else Gmax2
-        else:
-            if up:
-                Gmax2 = -G[t] if -G[t] > Gmax2 else Gmax2
-            if low:
-                Gmax1 = G[t] if G[t] > Gmax1 else Gmax1
-    if not unshrink and Gmax1 + Gmax2 <= 10.0 * tol:
-        unshrink = True
-        _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
-        n = y.shape[0]
-        cache[5][3] += 1  # new epoch: rows complete for the old active set are stale
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _shrink(n, fl, it, Gmax1, Gmax2):
+    """LIBSVM's do_shrinking, given the active set's m = ``Gmax1`` and −M = ``Gmax2``: move the
+    bound variables that these extreme violations say will stay at their bound past the end of
+    the active set (every array of ``fl`` and ``it`` swapped together); returns the new n."""
+    y, C, alpha, G = fl[0], fl[2], fl[3], fl[4]
     t = np.int64(0)
     while t < n:
         if _be_shrunk(t, y, G, alpha, C, Gmax1, Gmax2):
             n -= 1
             while n > t:
                 if not _be_shrunk(n, y, G, alpha, C, Gmax1, Gmax2):
-                    _swap(fl, it, t, n)
+                    for A in fl:  # variables t and n trade places in every array
+                        A[t], A[n] = A[n], A[t]
+                    for B in it:
+                        B[t], B[n] = B[n], B[t]
                     break
                 n -= 1
         t += 1
-    return n, unshrink
-
-
-@njit(nogil=True, inline="always")
-def _rho(y, G, alpha, C):
-    """LIBSVM's ρ: the mean of y_t G_t over free variables, else the midpoint of its bounds."""
-    ub, lb, total, n_free = np.inf, -np.inf, 0.0, 0
-    for t in range(y.shape[0]):
-        yG = y[t] * G[t]
-        if alpha[t] >= C[t]:
-            if y[t] < 0:
-                ub = yG if yG < ub else ub
-            else:
-                lb = yG if yG > lb else lb
-        elif alpha[t] <= 0:
-            if y[t] > 0:
-                ub = yG if yG < ub else ub
-            else:
-                lb = yG if yG > lb else lb
-        else:
-            n_free += 1
-            total += yG
-    return total / n_free if n_free > 0 else 0.5 * (ub + lb)
-
-
-@njit(nogil=True, inline="always")
-def _far_from_separable(n, p, alpha, G, R):
-    """For C = inf everywhere: True when the iterate proves that any primal solution has
-    ‖w*‖ R > 2/δ (classification: the classes' hulls are closer than δR), by
-    −pᵀα ≤ ‖w*‖ ‖w(α)‖ and ‖w(α)‖² = αᵀ(G − p) (see _smo.py)."""
-    gain, w2 = 0.0, 0.0
-    for t in range(n):
-        gain -= p[t] * alpha[t]
-        w2 += alpha[t] * (G[t] - p[t])
-    return gain > 0 and DELTA_SEPARABLE * gain * R > 2.0 * np.sqrt(w2 if w2 > 0.0 else 0.0)
+    return n
 
 
 @njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _grow(h, k):
-    """h, or h copied into an array twice as long when entry k does not fit (an element loop:
-    a slice assignment would compile Numba's shape-mismatch error message, seconds of work).
-    Float64 only (the iteration counts too, exact below 2⁵³): one signature to compile."""
-    if k < h.shape[0]:
-        return h
-    out = np.empty(2 * h.shape[0])
-    for q in range(h.shape[0]):
-        out[q] = h[q]
-    return out
+def _far_from_separable(n, p, alpha, G, QD):
+    """For C = inf everywhere: True when the iterate proves that any primal solution has
+    ‖w*‖ R > 2/δ (classification: the classes' hulls are closer than δR, R² = max_t Q_tt), by
+    −pᵀα ≤ ‖w*‖ ‖w(α)‖ and ‖w(α)‖² = αᵀ(G − p) (see _smo.py)."""
+    gain, w2, R2 = 0.0, 0.0, 0.0
+    for t in range(n):
+        gain -= p[t] * alpha[t]
+        w2 += alpha[t] * (G[t] - p[t])
+    for t in range(QD.shape[0]):
+        R2 = QD[t] if QD[t] > R2 else R2
+    R = np.sqrt(R2)
+    return gain > 0 and DELTA_SEPARABLE * gain * R > 2.0 * np.sqrt(w2 if w2 > 0.0 else 0.0)
 
 
 @njit(cache=True, nogil=True, no_cfunc_wrapper=True)
-def smo_loop(kern, fl, it, cache, scratch, hist, tol, shrinking, max_iter, record_every):
-    """Solve the SMO dual (see _smo.smo_solve) in place, from arrays the caller allocates.
+def smo_loop(kern, fl, it, cache, scratch, H, tol, shrinking, max_iter, record_every, all_inf):
+    """Solve the SMO dual (see _smo.smo_solve) in place from α = 0, in arrays the caller
+    allocates.
 
     ``kern = (X, sq, ...)`` with ``sq`` to be filled with ‖x_r‖²; ``fl = (y, p, C, α, G, Ḡ,
-    QD)`` with α the feasible start, G = p, Ḡ = 0, QD anything; ``it = (idx, perm)`` with
-    perm = 0..l−1; ``cache, scratch`` from :func:`new_cache`; ``hist`` three float64 arrays
-    of any positive length for the record. The variables are left permuted (variable t
-    is the caller's ``perm[t]``); returns ``(ρ, f, k, status, m − M, (iterations,
-    violations, objectives))``."""
+    QD)`` with α = 0, G = p, Ḡ = 0, QD anything; ``it = (idx, perm)`` with perm = 0..l−1;
+    ``cache, scratch`` from :func:`new_cache`; ``H`` a (3, c) float64 array, c even and ≥ 2,
+    for the record (every ``record_every`` iterations: the iteration, m − M and f; when H is
+    full, every other column is dropped and the spacing doubles); ``all_inf``: every C_t is
+    infinite (the hard margin's tests apply). The variables are left permuted (variable t is
+    the caller's ``perm[t]``) and G complete; returns ``(k, status, m − M, n)``, n the columns
+    of H recorded."""
     y, p, C, alpha, G, G_bar, QD = fl
-    idx, perm = it
+    idx = it[0]
     l = y.shape[0]
     X, sq, kind = kern[0], kern[1], kern[2]
     if kind != PRECOMPUTED:
         for r in range(X.shape[0]):  # by the dot products' loop, so that K_RBF(x, x) is 1
             sq[r] = _dot(X, r, r)
-    all_inf = True
-    QD_max = 0.0  # max(max_t Q_tt, 0); element loops compile faster than QD.max()
-    for t in range(l):
-        QD[t] = _entry(kern, idx[t], idx[t])
-        QD_max = QD[t] if QD[t] > QD_max else QD_max
-        all_inf = all_inf and np.isinf(C[t])
-    R = np.sqrt(QD_max)
-    _init_gradient(y, C, alpha, G, G_bar, kern, cache, scratch, idx)
-    f = 0.0
-    for t in range(l):
-        f += 0.5 * alpha[t] * (G[t] + p[t])
-    h_it, h_v, h_f = hist
+    for t in range(l):  # Q_tt = K(x_t, x_t) from x_t·x_t = ‖x_t‖², as the rows compute it
+        QD[t] = X[idx[t], idx[t]] if kind == PRECOMPUTED else sq[idx[t]]
+    if kind == RBF:
+        for t in range(l):
+            QD[t] = 1.0  # exp(0): a row's own entry, exactly (see _exp_nonpositive)
+    else:
+        _transform(QD, l, kern, np.int64(0), idx, scratch[2], scratch[3])
+    f = 0.0  # at α = 0: G = p, Ḡ = 0
+    stats = cache[5]  # stats[3], the epoch, advances when the active set grows back to all l
     # np.int64 / np.bool_ rather than literals: a literal argument makes Numba compile a
     # second specialisation of each callee that receives it
     n_rec, n, unshrink, status, k = np.int64(0), l, np.bool_(False), MAX_ITER, np.int64(0)
+    stride = record_every
     counter = (l if l < 1000 else 1000) + 1
     violation = np.inf
     while max_iter < 0 or k < max_iter:
@@ -465,26 +407,41 @@ def smo_loop(kern, fl, it, cache, scratch, hist, tol, shrinking, max_iter, recor
         if counter == 0:
             counter = l if l < 1000 else 1000
             if shrinking:
-                n, unshrink = _shrink(n, unshrink, tol, fl, it, kern, cache, scratch)
-            if all_inf and _far_from_separable(n, p, alpha, G, R):
+                i, Gmax, Gmax2 = _max_violation(n, y, G, alpha, C)
+                if not unshrink and Gmax + Gmax2 <= 10.0 * tol:
+                    unshrink = True  # once: rebuild the shrunk gradients, restart from all l
+                    _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
+                    n = l
+                    stats[3] += 1
+                n = _shrink(n, fl, it, Gmax, Gmax2)
+            if all_inf and _far_from_separable(n, p, alpha, G, QD):
                 status = UNBOUNDED
                 break
-        i, j, violation = _select(n, y, G, alpha, C, QD, kern, cache, scratch, idx)
-        if violation < tol or j < 0:
+        i, Gmax, Gmax2 = _max_violation(n, y, G, alpha, C)
+        violation = Gmax + Gmax2
+        if not violation >= tol:  # (also when NaN) optimal on the active set: check all l
             _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
             n = l
-            cache[5][3] += 1  # new epoch: rows complete for the old active set are stale
-            i, j, violation = _select(n, y, G, alpha, C, QD, kern, cache, scratch, idx)
-            if violation < tol or j < 0:
+            stats[3] += 1
+            i, Gmax, Gmax2 = _max_violation(n, y, G, alpha, C)
+            violation = Gmax + Gmax2
+            if not violation >= tol:
                 status = CONVERGED
                 break
             counter = 1
-        if k % record_every == 0:
-            h_it, h_v, h_f = _grow(h_it, n_rec), _grow(h_v, n_rec), _grow(h_f, n_rec)
-            h_it[n_rec], h_v[n_rec], h_f[n_rec] = k, violation, f
-            n_rec += 1
-        k += 1
         Ki = kernel_row(kern, cache, scratch, idx[i], idx, n)
+        j = _second_order(n, i, Gmax, y, G, alpha, C, QD, Ki, idx)
+        if j < 0:  # only with NaN kernel entries (see _second_order): not converged
+            break
+        if k % stride == 0:
+            if n_rec == H.shape[1]:  # the record is full: keep every other entry, and the
+                n_rec, stride = n_rec // 2, 2 * stride  # next ones twice as far apart
+                for q in range(n_rec):
+                    H[0, q], H[1, q], H[2, q] = H[0, 2 * q], H[1, 2 * q], H[2, 2 * q]
+            if k % stride == 0:
+                H[0, n_rec], H[1, n_rec], H[2, n_rec] = k, violation, f
+                n_rec += 1
+        k += 1
         Kj = kernel_row(kern, cache, scratch, idx[j], idx, n)
         Kij = Ki[idx[j]]
         if y[i] != y[j] and QD[i] + QD[j] - 2.0 * Kij <= 0 and np.isinf(C[i]) and np.isinf(C[j]):
@@ -504,13 +461,6 @@ def smo_loop(kern, fl, it, cache, scratch, hist, tol, shrinking, max_iter, recor
                 _add_row(G_bar, -C[s] if was_up else C[s], y, y[s], Ks, idx, np.int64(0), l)
     if status != CONVERGED:
         _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
-        n = l
-        violation = _select(n, y, G, alpha, C, QD, kern, cache, scratch, idx)[2]
-    f = 0.0
-    for t in range(l):
-        f += 0.5 * alpha[t] * (G[t] + p[t])
-    h_it, h_v, h_f = _grow(h_it, n_rec), _grow(h_v, n_rec), _grow(h_f, n_rec)
-    h_it[n_rec], h_v[n_rec], h_f[n_rec] = k, violation, f
-    n_rec += 1
-    rho = _rho(y, G, alpha, C)
-    return rho, f, k, status, violation, (h_it[:n_rec], h_v[:n_rec], h_f[:n_rec])
+        i, Gmax, Gmax2 = _max_violation(l, y, G, alpha, C)
+        violation = Gmax + Gmax2
+    return k, status, violation, n_rec

@@ -92,7 +92,9 @@ class SVC(KernelSVMMixin, ClassifierMixin, BaseEstimator):
     pair converged); n_iter_ (P,) SMO iterations per pair; stop_reason_ "converged" or
     "max_iter" (with a ConvergenceWarning); history_ the fit record: per pair a dict with
     "objective" (the dual objective ½αᵀQα − eᵀα) and "kkt_violation" (the maximal KKT
-    violation m(α) − M(α) that SMO stops on), every 10 iterations; one dict for
+    violation m(α) − M(α) that SMO stops on), every 10 iterations (a pair that runs past
+    40,960 iterations keeps 4,096 entries at most: every other one is dropped and the spacing
+    doubles, as often as needed); one dict for
     binary problems, a list of P dicts otherwise; slack_ ξᵢ of the training samples, (n,) for
     binary problems, (n, P) otherwise (NaN for a sample outside the pair); margin_width_ (P,)
     2/‖w‖ per pair, in the kernel's feature space (NaN when αᵀQα <= 0, possible only for a

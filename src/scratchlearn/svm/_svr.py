@@ -74,7 +74,8 @@ class SVR(KernelSVMMixin, RegressorMixin, BaseEstimator):
         "converged" or "max_iter" (with a ConvergenceWarning).
     history_ : dict
         {"objective": the dual objective, "kkt_violation": the maximal KKT violation
-        m(α) − M(α)} every 10 iterations.
+        m(α) − M(α)} every 10 iterations (a fit that runs past 40,960 iterations keeps 4,096
+        entries at most: every other one is dropped and the spacing doubles, as often as needed).
     dual_objective_ : float
         The final dual objective.
 
