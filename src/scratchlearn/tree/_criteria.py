@@ -64,7 +64,10 @@ def weighted_median_ae(yv, wv):
 
 @numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def node_stats(samples, start, end, yc, yv, ya, w, crit, value):
-    """Weighted size N and impurity I of the node ``samples[start:end]``; writes its value.
+    """Weighted size N and impurity I of the node ``samples[start:end]``; writes into ``value``
+    its weighted class counts n_k (gini, entropy) or its weighted sum S = Σ w y (squared error),
+    which the caller divides by N for the node's value and keeps for its split search, or its
+    value, the weighted median (absolute error).
 
     The criterion's family is the one of ``yc``, ``yv``, ``ya`` given, the others None: a
     classifier passes its class codes ``yc`` (``crit`` then tells gini from entropy), a
@@ -79,8 +82,6 @@ def node_stats(samples, start, end, yc, yv, ya, w, crit, value):
             value[yc[samples[q]]] += w[samples[q]]
             N += w[samples[q]]
         impurity = class_impurity(value, N, crit)
-        for k in range(value.shape[0]):
-            value[k] /= N
     elif yv is not None:  # squared error
         S = 0.0
         for q in range(start, end):
@@ -91,7 +92,7 @@ def node_stats(samples, start, end, yc, yv, ya, w, crit, value):
         for q in range(start, end):
             d = yv[samples[q]] - mean
             ss += w[samples[q]] * d * d
-        value[0] = mean
+        value[0] = S
         impurity = ss / N
     elif ya is not None:  # absolute error
         m = end - start
