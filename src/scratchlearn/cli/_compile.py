@@ -12,11 +12,12 @@ What is compiled is what first calls compile: each registered estimator (or each
 fitted as :func:`workload` says, on at most :data:`MAX_ROWS` rows of its showcase data, then
 once more for each of its :data:`VARIANTS` (the options and inputs that run compiled code of
 their own: Elkan's k-means, PAM, best-first trees, the absolute error, working-set Lasso on 64
-features, brute-force neighbours, sparse rows, precomputed distances), and each fit is asked for
-what it offers of :data:`METHODS` (``predict``, ``predict_proba``, ``decision_function``,
-``transform``, ``score_samples``, ``kneighbors``, ``decision_path``). A kernel has one signature
-per kind of input (the estimators convert a user's arrays to float64 first), so this compiles
-every kernel of the package but the few of :data:`NOT_WARMED` (measured: 77 of 89), and
+features, brute-force neighbours, sparse rows, precomputed distances, the SVMs' kernels), and
+each fit is asked for what it offers of :data:`METHODS` (``predict``, ``predict_proba``,
+``decision_function``, ``transform``, ``score_samples``, ``kneighbors``, ``decision_path``). A
+kernel has one signature per kind of input (the estimators convert a user's arrays to float64
+first; the SMO loop has one per kernel function), so this compiles every kernel of the package
+but the few of :data:`NOT_WARMED` (measured: 77 of 89), and
 ``tests/test_cli_compile.py`` keeps it so: a kernel added without a warm-up fails there.
 
 The work runs in ``--jobs`` new processes (one per core by default: Numba compiles on one
@@ -94,6 +95,8 @@ VARIANTS = {
     ],
     "RadiusNeighborsClassifier": [{"params": {"algorithm": "brute"}}],  # the compiled radius
     "LinearSVC": [{"sparse": True}],
+    # each kernel compiles its own loop (SVR shares them; "precomputed" shares linear's)
+    "SVC": [{"params": {"kernel": k}} for k in ("linear", "poly", "sigmoid")],
 }
 #: The kernels that no warm-up compiles, and why: ``tests/test_cli_compile.py`` checks that
 #: every other kernel of the package is in the cache after the command.
@@ -104,6 +107,7 @@ NOT_WARMED = {
     "scratchlearn.datasets._svmlight_kernels._read_float": "load_svmlight_file: a reader",
     "scratchlearn.datasets._svmlight_kernels._eisel_lemire": "load_svmlight_file: a reader",
     "scratchlearn.neighbors._kd_tree_kernels.sort_segments": "radius_neighbors(sort_results=True)",
+    "scratchlearn.svm._smo_kernels._far_from_separable": "SVC or SVR with C = inf, a hard margin",
     "scratchlearn.tree._splitter._best_node_split_from_python": "tree.best_split, for teaching",
     "scratchlearn.tree._splitter._random_node_split_from_python": "tree.best_split, for teaching",
     "scratchlearn.preprocessing._scale_kernels.moments_pass": "a scaler or k-means, 2²⁰ values",

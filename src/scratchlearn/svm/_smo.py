@@ -225,15 +225,24 @@ def smo_solve(
     m = X.shape[0]
     # every array the loop writes is allocated here, fresh and writable (one signature of
     # smo_loop whatever the caller passed; Numba's allocations compile slowly)
-    kern = (X, np.zeros(m), kind, float(kernel.gamma), float(kernel.coef0), int(kernel.degree))
-    # (y, p, C, α, G, Ḡ, QD) at α = 0: G = Qα + p = p, Ḡ = 0
-    fl = (y.copy(), p.copy(), C.copy(), np.zeros(l), p.copy(), np.zeros(l), np.empty(l))
+    kern = _k.new_kern(X, kind, kernel.gamma, kernel.coef0, kernel.degree)
+    # (y, p, C, α, G, Ḡ, QD) at α = 0: G = Qα + p = p, Ḡ = 0; Q_tt = K(x_t, x_t) given here for
+    # RBF (exp(0) = 1, as a row's own entry) and a Gram matrix (its diagonal), formed by the
+    # loop for the others (from ‖x_t‖², as the rows form their entries)
+    if kind == _k.RBF:
+        QD = np.ones(l)
+    elif kind == _k.PRECOMPUTED:
+        QD = X[index, index]
+    else:
+        QD = np.empty(l)
+    fl = (y.copy(), p.copy(), C.copy(), np.zeros(l), p.copy(), np.zeros(l), QD)
     it = (index.copy(), np.arange(l, dtype=np.int64))
     cache, scratch = _k.new_cache(_cache_rows(cache_size, m), m)
     H = np.empty((3, RECORD_CAPACITY))
     out = _k.smo_loop(
         kern, fl, it, cache, scratch, H, float(tol), bool(shrinking),
-        int(max_iter), max(int(record_every), 1), bool(np.all(np.isinf(C))),
+        int(max_iter), max(int(record_every), 1), True if np.all(np.isinf(C)) else None,
+        None if kind in (_k.RBF, _k.PRECOMPUTED) else True,
     )  # fmt: skip
     k, status, viol, n_rec = out
     perm = it[1]
