@@ -28,8 +28,9 @@ for 0.3% more instructions in a cold first fit (valgrind). The kernels that only
 calls (the node searches, the criteria, the heap) are ``no_cpython_wrapper``: no Python entry
 point is compiled for them (a cold forest fit writes 15% less machine code; the tests reach the
 node searches through ``_splitter._best_node_split_from_python`` and
-``_random_node_split_from_python``). No kernel compiles a C-callable wrapper (``no_cfunc_wrapper``, on every cached kernel of the package:
-nothing calls one; a cold 10-tree forest fit 3.3 → 2.95 s, median of four interleaved pairs).
+``_random_node_split_from_python``). No kernel compiles a C-callable wrapper
+(``no_cfunc_wrapper``, on every cached kernel of the package: nothing calls one; a cold 10-tree
+forest fit 3.3 → 2.95 s, median of four interleaved pairs).
 
 A node t is a leaf when ``depth ≥ max_depth``, when it has fewer than ``min_samples_split`` rows
 (or fewer than ``2·min_samples_leaf``, or less than ``2·min_weight_leaf`` weight), when it is pure
