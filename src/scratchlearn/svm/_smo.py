@@ -229,20 +229,20 @@ def smo_solve(
     # (y, p, C, α, G, Ḡ, QD) at α = 0: G = Qα + p = p, Ḡ = 0; Q_tt = K(x_t, x_t) given here for
     # RBF (exp(0) = 1, as a row's own entry) and a Gram matrix (its diagonal), formed by the
     # loop for the others (from ‖x_t‖², as the rows form their entries)
+    diagonal = None  # the loop's argument: None when QD is given here, True when it forms QD
     if kind == _k.RBF:
         QD = np.ones(l)
     elif kind == _k.PRECOMPUTED:
         QD = X[index, index]
     else:
-        QD = np.empty(l)
+        QD, diagonal = np.empty(l), True
     fl = (y.copy(), p.copy(), C.copy(), np.zeros(l), p.copy(), np.zeros(l), QD)
     it = (index.copy(), np.arange(l, dtype=np.int64))
     cache, scratch = _k.new_cache(_cache_rows(cache_size, m), m)
     H = np.empty((3, RECORD_CAPACITY))
     out = _k.smo_loop(
         kern, fl, it, cache, scratch, H, float(tol), bool(shrinking),
-        int(max_iter), max(int(record_every), 1), True if np.all(np.isinf(C)) else None,
-        None if kind in (_k.RBF, _k.PRECOMPUTED) else True,
+        int(max_iter), max(int(record_every), 1), True if np.all(np.isinf(C)) else None, diagonal,
     )  # fmt: skip
     k, status, viol, n_rec = out
     perm = it[1]

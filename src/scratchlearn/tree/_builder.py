@@ -131,7 +131,7 @@ class Scratch(NamedTuple):
     rows: np.ndarray  # (m,) like ``order``: the right rows, held while partitioning
     left: np.ndarray  # (K,) weighted class counts of a left child
     total: np.ndarray  # (K,) the node's sums: weighted class counts, or Σ w y (K = 1)
-    child_value: np.ndarray  # (K,) a child's value, written by node_stats and not kept
+    child_value: np.ndarray  # (K,) a child's sums, written by node_stats and not kept
     sweep: np.ndarray  # (m + 1,) the absolute-error proxies of one sweep
 
 
