@@ -236,8 +236,8 @@ def smo_solve(
         QD = X[index, index]
     else:
         QD, diagonal = np.empty(l), True
-    fl = (y.copy(), p.copy(), C.copy(), np.zeros(l), p.copy(), np.zeros(l), QD)
-    it = (index.copy(), np.arange(l, dtype=np.int64))
+    fl = np.stack([y, p, C, np.zeros(l), p, np.zeros(l), QD])  # rows y, p, C, α, G, Ḡ, QD
+    it = np.stack([index, np.arange(l, dtype=np.int64)])  # rows idx, perm
     cache, scratch = _k.new_cache(_cache_rows(cache_size, m), m)
     H = np.empty((3, RECORD_CAPACITY))
     out = _k.smo_loop(
@@ -251,7 +251,7 @@ def smo_solve(
     f = 0.5 * float(np.dot(alpha, grad + p))  # f = ½αᵀQα + pᵀα = ½αᵀ(G + p)
     # the record, and its last entry: the final iteration
     h_it, h_v, h_f = np.concatenate([H[:, :n_rec], [[k], [viol], [f]]], axis=1)
-    n_eval, n_hit = cache[5][0], cache[5][1]
+    n_eval, n_hit = cache[3][0], cache[3][1]
     return SMOResult(
         alpha=alpha,
         rho=_rho(y, grad, alpha, C),

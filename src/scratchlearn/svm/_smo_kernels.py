@@ -12,10 +12,12 @@ where not yet computed; asking for row r over the active set computes only the m
 (this is how shrinking saves kernel evaluations). ``Q_ts = y_t y_s K(x_idx[t], x_idx[s])`` is
 never stored: the loops multiply by the signs.
 
-``kern`` is the tuple ``(X, sq, kind, rbf, poly, sigmoid)`` of :func:`new_kern`: of the last three,
-the kernel's parameters, only the kernel's own is given and the others are None; ``cache`` is
-``(data, slot_of, row_of, last, valid, stats)`` with ``stats = [kernel evaluations, hits,
-clock, epoch]``. ``valid[slot]`` says how complete a cached row is: ``FULL`` (every variable's
+``kern`` is the tuple ``(X, sq, gram, rbf, poly, sigmoid)`` of :func:`new_kern`: ``gram`` is
+True when X is a precomputed Gram matrix and None otherwise; of the last three, the kernel's
+parameters, only the kernel's own is given and the others are None. ``cache`` is ``(data,
+slot_of, slots, stats)``: ``slots`` the (3, slots) array of each slot's data row, last use and
+validity (rows ``ROW``, ``LAST``, ``VALID``), ``stats = [kernel evaluations, hits, clock,
+epoch]``. A slot's validity says how complete its cached row is: ``FULL`` (every variable's
 entry is there), the current ``epoch`` (complete over the current active set), or stale. The
 epoch advances whenever the active set grows back to all l variables (shrinking only removes
 variables, so a row complete for an active set stays complete for its subsets); a complete row
@@ -39,9 +41,14 @@ Python by NumPy after the loop. ``_dot`` and ``_exp_nonpositive`` keep their own
 A fit compiles only its own kernel and only the tests it can reach: Numba decides a test
 ``x is not None`` of an argument that is None from the argument's type and drops the branch before
 typing it, so the loops of the other kernels (the ``rbf``, ``poly`` and ``sigmoid`` arguments
-of :func:`_transform`) and the hard margin's test (``all_inf`` of :func:`smo_loop`, None unless
-every C_t is infinite) are not compiled: 11% fewer instructions in a cold SVC fit, each kernel
-its own cached specialisation.
+of :func:`_transform`, the ``gram`` argument of :func:`kernel_row`) and the hard margin's test
+(``all_inf`` of :func:`smo_loop`, None unless every C_t is infinite) are not compiled: 12%
+fewer instructions in a cold SVC fit, each kernel its own cached specialisation. (Only an
+argument's None is decided so: a tuple's entry is not, hence ``kern[2]`` passed apart.) The
+per-variable arrays travel as the rows of two 2-D arrays, ``fl`` and ``it``, and the cache's
+slot bookkeeping as one: a tuple of arrays is passed to a compiled callee as every field of
+every array (seven for a vector), written out at each call site and in the entry point that
+unboxes them, so fewer arrays compile into less code (1.5% fewer instructions).
 Every array is allocated by the caller (:func:`._smo.smo_solve`, :func:`new_cache`), fresh and
 writable, so that ``smo_loop`` has a single signature. The kernels only ever called from
 compiled code are ``no_cpython_wrapper`` (Numba would compile, with every kernel, a Python entry
@@ -146,43 +153,46 @@ def _transform(v, c, r, where, bits, ib, sq, rbf, poly, sigmoid):
 
 
 def new_kern(X, kind, gamma, coef0, degree):
-    """The tuple ``(X, sq, kind, rbf, poly, sigmoid)`` of the loop: X, the buffer ``sq`` that the
-    loop fills with ‖x_r‖², the kind's code and the kernel's parameters, given only to the
-    kernel's own argument of :func:`_transform` (None to the others, so that a fit compiles only
-    its kernel's loop)."""
+    """The tuple ``(X, sq, gram, rbf, poly, sigmoid)`` of the loop: X, the buffer ``sq`` that the
+    loop fills with ‖x_r‖², ``gram`` True for a precomputed kernel (X is the Gram matrix) and
+    None otherwise, and the kernel's parameters, given only to the kernel's own argument of
+    :func:`_transform` (None to the others, so that a fit compiles only its kernel's loop)."""
     gamma, coef0, degree = float(gamma), float(coef0), int(degree)
     rbf = gamma if kind == RBF else None
     poly = (gamma, coef0, degree) if kind == POLY else None
     sigmoid = (gamma, coef0) if kind == SIGMOID else None
-    return X, np.zeros(X.shape[0]), kind, rbf, poly, sigmoid
+    gram = True if kind == PRECOMPUTED else None
+    return X, np.zeros(X.shape[0]), gram, rbf, poly, sigmoid
 
 
 def new_cache(n_rows, m):
-    """The empty cache of ``n_rows`` rows of m entries and its scratch ``(where, v, bits, ib)``,
+    """The empty cache of ``n_rows`` rows of m entries (every slot's ``ROW``, ``LAST`` and
+    ``VALID`` −1: unused) and its scratch ``(where, v, bits, ib)``,
     allocated in Python (Numba's np.empty/np.full inside a kernel cost seconds to compile), ``ib``
     the int64 view of ``bits`` (a ``.view`` inside the kernel is one more implementation to
     compile)."""
     data = np.empty((n_rows, m))
     slot_of = np.full(m, -1, dtype=np.int64)
-    row_of = np.full(n_rows, -1, dtype=np.int64)
-    last = np.full(n_rows, -1, dtype=np.int64)
-    valid = np.full(n_rows, -1, dtype=np.int64)
+    slots = np.full((3, n_rows), -1, dtype=np.int64)  # rows ROW, LAST, VALID
     stats = np.zeros(4, dtype=np.int64)
     bits = np.empty(m)
     scratch = (np.empty(m, dtype=np.int64), np.empty(m), bits, bits.view(np.int64))
-    return (data, slot_of, row_of, last, valid, stats), scratch
+    return (data, slot_of, slots, stats), scratch
 
 
 FULL = np.iinfo(np.int64).max
+ROW, LAST, VALID = 0, 1, 2  # the rows of the cache's ``slots``
 
 
 @njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def kernel_row(kern, cache, scratch, r, idx, n):
-    """The cached row of data row r with the entries of variables ``0..n−1`` filled.
+def kernel_row(kern, cache, scratch, r, idx, n, gram):
+    """The cached row of data row r with the entries of variables ``0..n−1`` filled; ``gram``
+    is ``kern[2]`` (see the module docstring).
 
     A miss takes the least recently used slot (LRU by a clock stamp; the scan over the slots
     costs far less than the m kernel entries that follow)."""
-    data, slot_of, row_of, last, valid, stats = cache
+    data, slot_of, slots, stats = cache
+    row_of, last, valid = slots[ROW], slots[LAST], slots[VALID]
     stats[2] += 1
     slot = slot_of[r]
     if slot >= 0:
@@ -205,7 +215,7 @@ def kernel_row(kern, cache, scratch, r, idx, n):
     line = data[slot]
     # the missing (NaN) entries of the variables 0..n−1: gathered, their dot products (Gram
     # entries if precomputed) formed, and the kernel applied to all of them at once
-    X, kind = kern[0], kern[2]
+    X = kern[0]
     where, v, bits, ib = scratch  # m entries each: a row has at most m missing entries
     count = np.int64(0)
     for t in range(n):
@@ -214,7 +224,7 @@ def kernel_row(kern, cache, scratch, r, idx, n):
             line[s] = 0.0  # claimed: a repeated row index (SVR) is computed once
             where[count] = s
             count += 1
-    if kind == PRECOMPUTED:
+    if gram is not None:  # (None unless precomputed: this gather is not compiled)
         for q in range(count):
             v[q] = X[r, where[q]]
     else:
@@ -329,8 +339,9 @@ def _add_rows(G, ci, Ki, cj, Kj, y, idx, n):
 
 
 @njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx):
+def _reconstruct(n, fl, kern, cache, scratch, idx):
     """Gradient of the shrunk variables n..l−1: G_t = Ḡ_t + p_t + Σ_{free s} α_s Q_ts."""
+    y, p, C, alpha, G, G_bar = fl[0], fl[1], fl[2], fl[3], fl[4], fl[5]
     l = y.shape[0]
     if n == l:
         return
@@ -338,7 +349,7 @@ def _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx):
         G[t] = G_bar[t] + p[t]
     for s in range(n):
         if 0 < alpha[s] < C[s]:
-            Ks = kernel_row(kern, cache, scratch, idx[s], idx, l)
+            Ks = kernel_row(kern, cache, scratch, idx[s], idx, l, kern[2])
             _add_row(G, alpha[s], y, y[s], Ks, idx, n, l)
 
 
@@ -355,7 +366,7 @@ def _be_shrunk(t, y, G, alpha, C, Gmax1, Gmax2):
 def _shrink(n, fl, it, Gmax1, Gmax2):
     """LIBSVM's do_shrinking, given the active set's m = ``Gmax1`` and −M = ``Gmax2``: move the
     bound variables that these extreme violations say will stay at their bound past the end of
-    the active set (every array of ``fl`` and ``it`` swapped together); returns the new n."""
+    the active set (every row of ``fl`` and ``it`` swapped together); returns the new n."""
     y, C, alpha, G = fl[0], fl[2], fl[3], fl[4]
     t = np.int64(0)
     while t < n:
@@ -363,7 +374,7 @@ def _shrink(n, fl, it, Gmax1, Gmax2):
             n -= 1
             while n > t:
                 if not _be_shrunk(n, y, G, alpha, C, Gmax1, Gmax2):
-                    for A in fl:  # variables t and n trade places in every array
+                    for A in fl:  # variables t and n trade places in every row
                         A[t], A[n] = A[n], A[t]
                     for B in it:
                         B[t], B[n] = B[n], B[t]
@@ -394,21 +405,21 @@ def smo_loop(kern, fl, it, cache, scratch, H, tol, shrinking, max_iter, record_e
     """Solve the SMO dual (see _smo.smo_solve) in place from α = 0, in arrays the caller
     allocates.
 
-    ``kern`` from :func:`new_kern`; ``fl = (y, p, C, α, G, Ḡ, QD)`` with α = 0, G = p, Ḡ = 0,
-    and QD the diagonal Q_tt = K(x_t, x_t) when ``diagonal`` is None (RBF: 1; precomputed: the
-    Gram matrix's), anything when it is True (the loop forms it from ‖x_t‖², as the rows'
-    entries are formed, so that the bits agree); ``it = (idx, perm)`` with perm = 0..l−1;
-    ``cache, scratch`` from :func:`new_cache`; ``H`` a (3, c) float64 array, c even and ≥ 2,
-    for the record (every ``record_every`` iterations: the iteration, m − M and f; when H is
-    full, every other column is dropped and the spacing doubles); ``all_inf``: True when every
-    C_t is infinite (the hard margin's tests apply), None otherwise. The variables are left
-    permuted (variable t is the caller's ``perm[t]``) and G complete; returns ``(k, status,
-    m − M, n)``, n the columns of H recorded."""
-    y, p, C, alpha, G, G_bar, QD = fl
+    ``kern`` from :func:`new_kern`; ``fl`` the (7, l) array of rows y, p, C, α, G, Ḡ, QD with
+    α = 0, G = p, Ḡ = 0, and QD the diagonal Q_tt = K(x_t, x_t) when ``diagonal`` is None (RBF:
+    1; precomputed: the Gram matrix's), anything when it is True (the loop forms it from
+    ‖x_t‖², as the rows' entries are formed, so that the bits agree); ``it`` the (2, l) array of
+    rows idx and perm, perm = 0..l−1; ``cache, scratch`` from :func:`new_cache`; ``H`` a (3, c)
+    float64 array, c even and ≥ 2, for the record (every ``record_every`` iterations: the
+    iteration, m − M and f; when H is full, every other column is dropped and the spacing
+    doubles); ``all_inf``: True when every C_t is infinite (the hard margin's tests apply), None
+    otherwise. The variables are left permuted (variable t is the caller's ``perm[t]``) and G
+    complete; returns ``(k, status, m − M, n)``, n the columns of H recorded."""
+    y, p, C, alpha, G, G_bar, QD = fl[0], fl[1], fl[2], fl[3], fl[4], fl[5], fl[6]
     idx = it[0]
     l = y.shape[0]
-    X, sq, kind = kern[0], kern[1], kern[2]
-    if kind != PRECOMPUTED:
+    X, sq = kern[0], kern[1]
+    if kern[2] is None:  # not a Gram matrix
         for r in range(X.shape[0]):  # by the dot products' loop, so that K_RBF(x, x) is 1
             sq[r] = _dot(X, r, r)
     if diagonal is not None:  # (None when QD is given: this set-up is not compiled)
@@ -416,7 +427,7 @@ def smo_loop(kern, fl, it, cache, scratch, H, tol, shrinking, max_iter, record_e
             QD[t] = sq[idx[t]]
         _transform(QD, l, np.int64(0), idx, scratch[2], scratch[3], sq, kern[3], kern[4], kern[5])
     f = 0.0  # at α = 0: G = p, Ḡ = 0
-    stats = cache[5]  # stats[3], the epoch, advances when the active set grows back to all l
+    stats = cache[3]  # stats[3], the epoch, advances when the active set grows back to all l
     # np.int64 / np.bool_ rather than literals: a literal argument makes Numba compile a
     # second specialisation of each callee that receives it
     n_rec, n, unshrink, status, k = np.int64(0), l, np.bool_(False), MAX_ITER, np.int64(0)
@@ -431,7 +442,7 @@ def smo_loop(kern, fl, it, cache, scratch, H, tol, shrinking, max_iter, record_e
                 i, Gmax, Gmax2 = _max_violation(n, y, G, alpha, C)
                 if not unshrink and Gmax + Gmax2 <= 10.0 * tol:
                     unshrink = True  # once: rebuild the shrunk gradients, restart from all l
-                    _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
+                    _reconstruct(n, fl, kern, cache, scratch, idx)
                     n = l
                     stats[3] += 1
                 n = _shrink(n, fl, it, Gmax, Gmax2)
@@ -442,7 +453,7 @@ def smo_loop(kern, fl, it, cache, scratch, H, tol, shrinking, max_iter, record_e
         i, Gmax, Gmax2 = _max_violation(n, y, G, alpha, C)
         violation = Gmax + Gmax2
         if not violation >= tol:  # (also when NaN) optimal on the active set: check all l
-            _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
+            _reconstruct(n, fl, kern, cache, scratch, idx)
             n = l
             stats[3] += 1
             i, Gmax, Gmax2 = _max_violation(n, y, G, alpha, C)
@@ -451,7 +462,7 @@ def smo_loop(kern, fl, it, cache, scratch, H, tol, shrinking, max_iter, record_e
                 status = CONVERGED
                 break
             counter = 1
-        Ki = kernel_row(kern, cache, scratch, idx[i], idx, n)
+        Ki = kernel_row(kern, cache, scratch, idx[i], idx, n, kern[2])
         j = _second_order(n, i, Gmax, y, G, alpha, C, QD, Ki, idx)
         if j < 0:  # only with NaN kernel entries (see _second_order): not converged
             break
@@ -464,7 +475,7 @@ def smo_loop(kern, fl, it, cache, scratch, H, tol, shrinking, max_iter, record_e
                 H[0, n_rec], H[1, n_rec], H[2, n_rec] = k, violation, f
                 n_rec += 1
         k += 1
-        Kj = kernel_row(kern, cache, scratch, idx[j], idx, n)
+        Kj = kernel_row(kern, cache, scratch, idx[j], idx, n, kern[2])
         Kij = Ki[idx[j]]
         if y[i] != y[j] and QD[i] + QD[j] - 2.0 * Kij <= 0 and np.isinf(C[i]) and np.isinf(C[j]):
             status = UNBOUNDED  # f decreases linearly along e_i + e_j without bound
@@ -479,10 +490,10 @@ def smo_loop(kern, fl, it, cache, scratch, H, tol, shrinking, max_iter, record_e
         _add_rows(G, dai * y[i], Ki, daj * y[j], Kj, y, idx, n)
         for s, was_up in ((i, up_i), (j, up_j)):
             if was_up != (alpha[s] >= C[s]):
-                Ks = kernel_row(kern, cache, scratch, idx[s], idx, l)
+                Ks = kernel_row(kern, cache, scratch, idx[s], idx, l, kern[2])
                 _add_row(G_bar, -C[s] if was_up else C[s], y, y[s], Ks, idx, np.int64(0), l)
     if status != CONVERGED:
-        _reconstruct(n, y, p, C, alpha, G, G_bar, kern, cache, scratch, idx)
+        _reconstruct(n, fl, kern, cache, scratch, idx)
         i, Gmax, Gmax2 = _max_violation(l, y, G, alpha, C)
         violation = Gmax + Gmax2
     return k, status, violation, n_rec
