@@ -124,7 +124,7 @@ def _counting(package: str = "scratchlearn"):
     compiles inside it (loads from the cache are not compilations: they are not counted)."""
     from numba.core import event
 
-    from ._compile_notice import kernel_of
+    from ..utils._compile_events import kernel_of
 
     compiled: list[str] = []
 

@@ -15,15 +15,18 @@ stay uncached for ever, and an index whose source has changed since is stale.
 
 Numba is not imported for this (it costs a fit that needs none, naive Bayes or Ridge, a few
 tenths of a second): when it is not loaded by the time the work starts, the listener is installed
-the moment something imports it (RankSVM imports its kernels inside ``fit``).
+the moment something imports it (RankSVM imports its kernels inside ``fit``); see
+:mod:`scratchlearn.utils._compile_events`, which the package's other listeners share.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.abc
 import sys
 import threading
+
+from ..utils._compile_events import AfterImport as _AfterImport
+from ..utils._compile_events import kernel_of
 
 __all__ = ["NOTICE", "compile_notice", "kernel_of"]
 
@@ -53,49 +56,6 @@ class _FirstCompile:
                 return
             self.shown = True
         print(NOTICE, file=self.err, flush=True)
-
-
-def kernel_of(event, package: str = "scratchlearn") -> str | None:
-    """``module.function`` of the function that a ``"numba:compile"`` event compiles, when it
-    belongs to ``package``; None for any other (Numba's own implementations included)."""
-    dispatcher = (event.data or {}).get("dispatcher")
-    function = getattr(dispatcher, "py_func", None)
-    module = getattr(function, "__module__", "") or ""
-    if module != package and not module.startswith(package + "."):
-        return None
-    return f"{module}.{getattr(function, '__qualname__', '?')}"
-
-
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """On ``sys.meta_path``: calls ``then()`` right after the module ``name`` is first executed
-    (it finds the module's real spec with the other finders and wraps its loader)."""
-
-    def __init__(self, name, then):
-        self.name, self.then = name, then
-
-    def find_spec(self, fullname, path, target=None):
-        if fullname != self.name:
-            return None
-        for finder in sys.meta_path:
-            find = getattr(finder, "find_spec", None)
-            spec = None if finder is self or find is None else find(fullname, path, target)
-            if spec is not None:
-                break
-        else:
-            return None
-        exec_module = getattr(spec.loader, "exec_module", None)
-        if exec_module is None:
-            return spec
-
-        def exec_then(module):
-            exec_module(module)
-            try:
-                self.then()
-            except Exception:  # noqa: BLE001 - a notice must never break the import it watches
-                pass
-
-        spec.loader.exec_module = exec_then  # the loader is this spec's own instance
-        return spec
 
 
 @contextlib.contextmanager
