@@ -15,8 +15,12 @@ Each process reports wall and process-CPU seconds of ``import scratchlearn`` (pl
 estimator's public module), the first fit, the first call and the second fit (its compute alone),
 and Numba's own counts of cache misses (compilations) and hits (loads), read from every
 dispatcher of the package after the calls: a cold run has no hits, a warm run no misses, which
-is the proof that cold was cold. ``--verify-cold`` adds a second cold run in another new folder.
-The table goes to ``benchmarks/results_first_call.md`` (a filtered run replaces its own rows).
+is the proof that cold was cold. ``--repeat N`` (default 3) measures each estimator N times,
+each cold run in a new empty folder and each warm run in its cold run's, and reports the fastest
+first call of each kind with the range of the N: a neighbour's load on a shared machine only ever
+adds time, so the minimum estimates the cost itself, as ``timeit`` does; the range shows the
+noise. ``--verify-cold`` adds a second cold run in another new folder. The table goes to
+``benchmarks/results_first_call.md`` (a filtered run replaces its own rows).
 
 ``python -m benchmarks.first_call --kernels NAME`` profiles the compilation of one estimator's
 first fit and first call in a cold process: every ``Dispatcher.compile`` of Numba is timed, and
@@ -213,16 +217,35 @@ def _index_files(folder: str) -> int:
     return sum(f.endswith(".nbi") for _, _, files in os.walk(folder) for f in files)
 
 
-def measure(name: str, verify: bool = False) -> dict:
-    """Cold then warm (and a second cold with ``verify``) runs of one estimator."""
-    folder = tempfile.mkdtemp(prefix="scratchlearn-first-call-")
-    try:
-        cold = _run_child("--child", name, folder)
-        kernels = _index_files(folder)
-        warm = _run_child("--child", name, folder)
-        result = {"name": name, "cold": cold, "warm": warm, "kernels": kernels}
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+def _first_call(run: dict) -> float:
+    """Wall seconds of a run's first fit and first call (inf for a run that failed)."""
+    if "error" in run:
+        return float("inf")
+    return run["fit"]["wall"] + run["call"]["wall"]
+
+
+def measure(name: str, verify: bool = False, repeat: int = 1) -> dict:
+    """``repeat`` pairs of a cold then a warm run of one estimator (and a second cold with
+    ``verify``); ``cold`` and ``warm`` are the runs of fastest first call (a failed run, if
+    any), ``cold_all`` and ``warm_all`` every run's first call."""
+    colds, warms, kernels = [], [], 0
+    for _ in range(max(1, repeat)):
+        folder = tempfile.mkdtemp(prefix="scratchlearn-first-call-")
+        try:
+            colds.append(_run_child("--child", name, folder))
+            kernels = max(kernels, _index_files(folder))
+            warms.append(_run_child("--child", name, folder))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    failed = [r for r in colds + warms if "error" in r]  # shown: never hidden by a faster run
+    result = {
+        "name": name,
+        "cold": failed[0] if failed else min(colds, key=_first_call),
+        "warm": failed[0] if failed else min(warms, key=_first_call),
+        "kernels": kernels,
+        "cold_all": [_first_call(r) for r in colds],
+        "warm_all": [_first_call(r) for r in warms],
+    }
     if verify:
         folder = tempfile.mkdtemp(prefix="scratchlearn-first-call-")
         try:
@@ -244,10 +267,14 @@ HEADER = (
 RULE = "|---|---|---|---|---|---|---|---|"
 
 
-def _cell(run: dict, target: float) -> str:
-    """``total ✓ (fit + call)`` of one run's first fit and first call."""
+def _cell(run: dict, target: float, every=()) -> str:
+    """``total ✓ (fit + call)`` of one run's first fit and first call, then the range of
+    ``every`` run's first call when there were several."""
     fit, call = run["fit"]["wall"], run["call"]["wall"]
-    return f"{fit + call:.2f}{_mark(fit + call, target)} ({fit:.2f} + {call:.2f})"
+    cell = f"{fit + call:.2f}{_mark(fit + call, target)} ({fit:.2f} + {call:.2f})"
+    if len(every) > 1:
+        cell += f"; {len(every)} runs {min(every):.2f}–{max(every):.2f}"
+    return cell
 
 
 def row(result: dict) -> str:
@@ -256,14 +283,15 @@ def row(result: dict) -> str:
     for run in (cold, warm, result.get("cold2", {})):
         if "error" in run:
             return f"| {name} | error: {run['error'][:100]} |  |  |  |  |  |  |"
-    cold_cell = _cell(cold, TARGET_COLD)
+    cold_cell = _cell(cold, TARGET_COLD, result.get("cold_all", ()))
     if "cold2" in result:
         again = result["cold2"]["fit"]["wall"] + result["cold2"]["call"]["wall"]
         cold_cell += f"; again: {again:.2f}"
     cpu = cold["fit"]["cpu"] + cold["call"]["cpu"]
     imp = warm["import"]["wall"]
     return (
-        f"| {name} | {cold_cell} | {_cell(warm, TARGET_WARM)} | {cpu:.2f} | "
+        f"| {name} | {cold_cell} | {_cell(warm, TARGET_WARM, result.get('warm_all', ()))} | "
+        f"{cpu:.2f} | "
         f"{warm['second_fit']['wall']:.3f} | "
         f"{imp:.2f}{_mark(imp, TARGET_IMPORT)} (+{warm['import_module']['wall']:.2f}) | "
         f"{cold['misses']} / {warm['misses']} / {warm['hits']} | {result['kernels']} |"
@@ -291,6 +319,7 @@ see benchmarks/README.md). Run {stamp}{merged}; {machine}.
 - first call = first `fit` + first `predict` (or `transform`, `kneighbors`) on the showcase data
   (≤ {rows} rows); targets ✓/✗: cold ≤ {cold:g} s, warm ≤ {warm:g} s, `import scratchlearn`
   ≤ {imp:g} s (the import of the estimator's module, which brings Numba, follows the +).
+- {repeat_line}
 - cold CPU s: process CPU of the cold first call; second fit s: a fit after the first in the
   warm process (the computation alone). compiled cold / warm, loaded warm: Numba's cache misses
   (signatures compiled) in the cold and in the warm run, and its cache hits in the warm run (only
@@ -311,7 +340,7 @@ def _machine() -> str:
     )
 
 
-def run_table(filter_text, jobs, verify, out=RESULTS) -> int:
+def run_table(filter_text, jobs, verify, out=RESULTS, repeat=3) -> int:
     from scratchlearn._registry import all_estimators
 
     names = [e.name for e in all_estimators()]
@@ -327,7 +356,7 @@ def run_table(filter_text, jobs, verify, out=RESULTS) -> int:
     print(HEADER + "\n" + RULE, flush=True)
     rows = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for result in pool.map(lambda n: measure(n, verify), chosen):
+        for result in pool.map(lambda n: measure(n, verify, repeat), chosen):
             rows[result["name"]] = row(result)
             print(rows[result["name"]], flush=True)
     lines = _merge(rows, names, out) if filter_text is not None else [rows[n] for n in chosen]
@@ -340,6 +369,13 @@ def run_table(filter_text, jobs, verify, out=RESULTS) -> int:
         cold=TARGET_COLD,
         warm=TARGET_WARM,
         imp=TARGET_IMPORT,
+        repeat_line=(
+            f"each estimator measured {repeat} times (a new empty cache folder for each cold\n"
+            "  run): the fastest cold and the fastest warm run are shown, then the range of the\n"
+            f"  {repeat} first calls (a neighbour's load only adds time, never takes it away)"
+            if repeat > 1
+            else "each estimator measured once"
+        ),
     )
     with open(out, "w", encoding="utf-8") as fh:
         fh.write(preamble + HEADER + "\n" + RULE + "\n" + "\n".join(lines) + "\n")
@@ -404,6 +440,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--verify-cold", action="store_true", help="a second cold run in another new folder"
     )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="cold and warm runs per estimator (default 3)"
+    )
     parser.add_argument("--kernels", metavar="NAME", help="compile profile of one estimator")
     parser.add_argument("--top", type=int, default=15, help="kernels listed by --kernels")
     parser.add_argument("--out", default=RESULTS, help="table file (default results_first_call.md)")
@@ -418,7 +457,7 @@ def main(argv=None) -> int:
         return 0
     if args.kernels:
         return run_kernels(args.kernels, args.top)
-    return run_table(args.filter, max(1, args.jobs), args.verify_cold, args.out)
+    return run_table(args.filter, max(1, args.jobs), args.verify_cold, args.out, args.repeat)
 
 
 if __name__ == "__main__":

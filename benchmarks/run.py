@@ -218,6 +218,8 @@ def main(argv=None) -> int:
     if args.filter is not None:
         rows = _merge_rows(args.out, rows)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    if args.filter is not None:  # say which rows this run measured
+        stamp += f" (--filter {args.filter!r}; other rows from earlier runs)"
     with open(args.out, "w") as fh:
         fh.write(
             f"Benchmark run {stamp}; threads in the default columns: {thread_report()}. "

@@ -91,3 +91,46 @@ def test_a_run_without_cold_keeps_the_rows_first_call_figures(tmp_path):
     )
     assert _earlier_first_calls(table) == {"KMeans lloyd k=8 100000x20": "0.40"}
     assert _earlier_first_calls(tmp_path / "none.md") == {}
+
+
+def _run(fit=0.0, call=0.0, error=None):
+    """A child's report as benchmarks.first_call reads it (only the fields a row uses)."""
+    if error is not None:
+        return {"error": error}
+    return {
+        "fit": {"wall": fit, "cpu": fit},
+        "call": {"wall": call, "cpu": call},
+        "second_fit": {"wall": 0.001},
+        "import": {"wall": 0.07},
+        "import_module": {"wall": 0.2},
+        "misses": 3,
+        "hits": 1,
+    }
+
+
+def _measured(monkeypatch, runs):
+    from benchmarks import first_call
+
+    runs = iter(runs)  # cold, warm, cold, warm, ...
+    monkeypatch.setattr(first_call, "_run_child", lambda flag, name, folder: next(runs))
+    monkeypatch.setattr(first_call, "_index_files", lambda folder: 3)
+    result = first_call.measure("SVC", repeat=3)
+    return result, first_call.row(result)
+
+
+def test_a_repeated_first_call_row_shows_the_fastest_run_and_the_range(monkeypatch):
+    # the fastest of the runs is the estimate (a neighbour's load only adds time); the range of
+    # the runs is printed beside it
+    result, row = _measured(
+        monkeypatch, [_run(3.4), _run(0.3), _run(2.9, 0.05), _run(0.2), _run(3.1), _run(0.4)]
+    )
+    assert result["cold"]["fit"]["wall"] == 2.9 and result["warm"]["fit"]["wall"] == 0.2
+    assert result["cold_all"] == [3.4, 2.9 + 0.05, 3.1]  # fit + call of each cold run
+    assert "| SVC | 2.95 ✓ (2.90 + 0.05); 3 runs 2.95–3.40 | 0.20 ✓ (0.20 + 0.00); 3 runs" in row
+
+
+def test_a_failed_run_is_shown_not_hidden_by_a_faster_one(monkeypatch):
+    _, row = _measured(
+        monkeypatch, [_run(2.9), _run(0.3), _run(error="boom"), _run(0.2), _run(3.1), _run(0.4)]
+    )
+    assert row.startswith("| SVC | error: boom |")
