@@ -229,3 +229,29 @@ def test_rho_by_hand():
     assert _smo._rho(y, G, np.array([0.0, 2.0, 2.0, 0.0]), C) == 1.75
     # α = 0 (C = inf): ub = min(0.5, 3) over y_t > 0, lb = max(2, −1) over y_t < 0
     assert _smo._rho(y, G, np.zeros(4), np.full(4, np.inf)) == 1.25
+
+
+def test_a_run_stopped_while_shrunk_returns_the_whole_gradient():
+    # l = 3000 > 1000 variables: the shrinking step runs every 1000 iterations, so a run stopped
+    # at 1500 has set variables aside (the witness: its kernel rows, computed over the active
+    # set only, took fewer entries than the same run without shrinking). The stop rebuilds
+    # their gradient: G_t = (Qα)_t + p_t for every t, as recomputed here from the Gram matrix.
+    # Bound: G_t gathers k rank-two updates and its rebuild sums l rows, each term at most
+    # Σα + 2C + 1 in size, each addition rounding by ε of it: (k + l)·ε·(Σα + 2C + 1) (1e-8
+    # here; a gradient left unbuilt is off by O(1)).
+    rng = np.random.default_rng(0)
+    n, d, C = 3000, 10, 10.0
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] + 0.8 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    spec = KernelSpec("rbf", X, 1.0 / d)
+    runs = [
+        smo_solve(spec, y, -np.ones(n), np.full(n, C), max_iter=1500, shrinking=s, cache_size=1.0)
+        for s in (True, False)
+    ]
+    assert runs[0].n_kernel_evals < runs[1].n_kernel_evals  # variables were set aside
+    K = rbf_kernel(X, gamma=1.0 / d)
+    for r in runs:
+        assert r.status == "max_iter" and r.n_iter == 1500
+        G = y * (K @ (y * r.alpha)) - 1.0
+        bound = (r.n_iter + n) * EPS * (r.alpha.sum() + 2 * C + 1)
+        assert np.max(np.abs(r.grad - G)) <= bound
