@@ -370,11 +370,9 @@ def run_table(filter_text, jobs, verify, out=RESULTS, repeat=3) -> int:
         warm=TARGET_WARM,
         imp=TARGET_IMPORT,
         repeat_line=(
-            f"each estimator measured {repeat} times (a new empty cache folder for each cold\n"
-            "  run): the fastest cold and the fastest warm run are shown, then the range of the\n"
-            f"  {repeat} first calls (a neighbour's load only adds time, never takes it away)"
-            if repeat > 1
-            else "each estimator measured once"
+            "each estimator measured `--repeat` times (3 by default; each cell gives the count\n"
+            "  and the range of the first calls), each cold run in a new empty cache folder: the\n"
+            "  fastest cold and warm runs are shown (a neighbour's load only adds time)"
         ),
     )
     with open(out, "w", encoding="utf-8") as fh:

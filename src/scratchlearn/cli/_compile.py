@@ -1,7 +1,7 @@
 """``scratchlearn compile``: compile every estimator's Numba kernels into Numba's cache, now.
 
 The compiled loops of scratchlearn are cached (``cache=True``): the first fit of a tree, a
-forest, an SVM or a k-means on a machine compiles them (one to five seconds per estimator), and
+forest, an SVM or a k-means on a machine compiles them (one to three seconds per estimator), and
 every later process loads them from the cache in a fraction of that. This command pays that
 price once, up front, for every estimator, so that no later first fit waits: run it after
 installing, or in the build of a container image (``RUN scratchlearn compile``), where the
