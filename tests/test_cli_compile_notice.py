@@ -19,7 +19,8 @@ import pytest
 from numba.core import event
 
 from scratchlearn.cli import _fit, main
-from scratchlearn.cli._compile_notice import NOTICE, _AfterImport, compile_notice
+from scratchlearn.cli._compile_notice import NOTICE, compile_notice
+from scratchlearn.utils._compile_events import AfterImport
 
 
 def _probe(module: str):
@@ -85,7 +86,7 @@ def test_the_import_hook_runs_after_the_watched_module(tmp_path, monkeypatch):
     (tmp_path / "watched_probe_module.py").write_text("VALUE = 42\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     seen = []
-    hook = _AfterImport("watched_probe_module", lambda: seen.append(sys.modules[hook.name].VALUE))
+    hook = AfterImport("watched_probe_module", lambda: seen.append(sys.modules[hook.name].VALUE))
     monkeypatch.setattr(sys, "meta_path", [hook, *sys.meta_path])
     assert seen == []
     module = importlib.import_module("watched_probe_module")

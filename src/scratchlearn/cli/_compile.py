@@ -124,27 +124,23 @@ def _counting(package: str = "scratchlearn"):
     compiles inside it (loads from the cache are not compilations: they are not counted)."""
     from numba.core import event
 
-    from ..utils._compile_events import kernel_of
+    from ..utils._compile_events import kernel_of, listener
 
     compiled: list[str] = []
 
-    class Count(event.Listener):  # Numba registers only its Listener's subclasses
-        def on_start(self, ev):
-            name = kernel_of(ev, package)
-            if name is not None:
-                compiled.append(name)  # list.append: safe from a forest's threads
-
-        def on_end(self, ev):
-            pass
+    def count(ev):
+        name = kernel_of(ev, package)
+        if name is not None:
+            compiled.append(name)  # list.append: safe from a forest's threads
 
     @contextlib.contextmanager
     def block():
-        listener = Count()
-        event.register("numba:compile", listener)
+        forward = listener(count)
+        event.register("numba:compile", forward)
         try:
             yield compiled
         finally:
-            event.unregister("numba:compile", listener)
+            event.unregister("numba:compile", forward)
 
     return block()
 

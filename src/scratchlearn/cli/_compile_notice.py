@@ -25,8 +25,7 @@ import contextlib
 import sys
 import threading
 
-from ..utils._compile_events import AfterImport as _AfterImport
-from ..utils._compile_events import kernel_of
+from ..utils._compile_events import kernel_of, listener, when_imported
 
 __all__ = ["NOTICE", "compile_notice", "kernel_of"]
 
@@ -68,27 +67,14 @@ def compile_notice(err, package: str = "scratchlearn"):
     def install():
         from numba.core import event
 
-        class Forward(event.Listener):  # Numba registers only its Listener's subclasses
-            def on_start(self, ev):
-                notice.on_start(ev)
+        installed.append((event, listener(notice.on_start)))
+        event.register("numba:compile", installed[-1][1])
 
-            def on_end(self, ev):
-                pass
-
-        listener = Forward()
-        event.register("numba:compile", listener)
-        installed.append((event, listener))
-
-    hook = None
-    if "numba" in sys.modules:
-        install()
-    else:
-        hook = _AfterImport("numba", install)
-        sys.meta_path.insert(0, hook)
+    hook = when_imported("numba", install)
     try:
         yield notice
     finally:
         if hook is not None and hook in sys.meta_path:
             sys.meta_path.remove(hook)
-        for event, listener in installed:
-            event.unregister("numba:compile", listener)
+        for event, forward in installed:
+            event.unregister("numba:compile", forward)

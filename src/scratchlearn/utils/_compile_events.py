@@ -8,9 +8,11 @@ compile``'s count of what it compiled, and :func:`pause_gc_while_compiling` belo
 ``import scratchlearn`` installs.
 
 * :func:`kernel_of` names the package function that an event compiles;
-* :class:`AfterImport` runs a function right after a module is first imported: a listener is
-  registered the moment Numba is loaded, since importing Numba only to listen would cost a fit
-  without kernels (naive Bayes, Ridge) a few tenths of a second.
+* :func:`listener` wraps functions into the ``numba.core.event.Listener`` that Numba registers;
+* :func:`when_imported` runs a function now if a module is loaded, else right after its first
+  import (by an :class:`AfterImport` hook): a listener is registered the moment Numba is loaded,
+  since importing Numba only to listen would cost a fit without kernels (naive Bayes, Ridge) a
+  few tenths of a second.
 
 The cyclic garbage collector during a compilation. Numba's compiler allocates hundreds of
 thousands of objects, many of them in reference cycles (its IR, its typing graphs). CPython's
@@ -30,7 +32,7 @@ from __future__ import annotations
 import gc
 import sys
 
-__all__ = ["AfterImport", "kernel_of", "pause_gc_while_compiling"]
+__all__ = ["AfterImport", "kernel_of", "listener", "pause_gc_while_compiling", "when_imported"]
 
 
 def kernel_of(event, package: str = "scratchlearn") -> str | None:
@@ -46,10 +48,10 @@ def kernel_of(event, package: str = "scratchlearn") -> str | None:
 
 class AfterImport:
     """On ``sys.meta_path``: calls ``then()`` right after the module ``name`` is first executed
-    (it finds the module's real spec with the other finders and wraps its loader). Several
-    hooks on the same module each wrap the loader in turn; each looks past itself while it
-    asks the others. (A finder needs only ``find_spec``; importing ``importlib.abc`` for its
-    base class would add 9 ms to ``import scratchlearn``.)"""
+    (it finds the module's real spec with the other finders and wraps its loader), then leaves
+    ``sys.meta_path``. Several hooks on the same module each wrap the loader in turn; each looks
+    past itself while it asks the others. (A finder needs only ``find_spec``; importing
+    ``importlib.abc`` for its base class would add 9 ms to ``import scratchlearn``.)"""
 
     def __init__(self, name, then):
         self.name, self.then = name, then
@@ -60,9 +62,9 @@ class AfterImport:
             return None
         self._asking = True
         try:
-            for finder in sys.meta_path:
+            for finder in sys.meta_path:  # (this hook, asked again, answers None)
                 find = getattr(finder, "find_spec", None)
-                spec = None if finder is self or find is None else find(fullname, path, target)
+                spec = None if find is None else find(fullname, path, target)
                 if spec is not None:
                     break
             else:
@@ -75,6 +77,7 @@ class AfterImport:
 
         def exec_then(module):
             exec_module(module)
+            sys.meta_path[:] = [f for f in sys.meta_path if f is not self]
             try:
                 self.then()
             except Exception:  # noqa: BLE001 - a listener must never break the import it watches
@@ -82,6 +85,33 @@ class AfterImport:
 
         spec.loader.exec_module = exec_then  # the loader is this spec's own instance
         return spec
+
+
+def when_imported(name, then):
+    """Call ``then()`` now if the module ``name`` is loaded, else right after its first import;
+    returns the :class:`AfterImport` hook waiting on ``sys.meta_path`` (None if called now)."""
+    if name in sys.modules:
+        then()
+        return None
+    hook = AfterImport(name, then)
+    sys.meta_path.insert(0, hook)
+    return hook
+
+
+def listener(on_start, on_end=None):
+    """A ``numba.core.event.Listener`` (Numba registers only its subclasses) that calls
+    ``on_start(event)`` and ``on_end(event)`` (None: nothing) at a compilation's start and end."""
+    from numba.core import event
+
+    class Forward(event.Listener):
+        def on_start(self, ev):
+            on_start(ev)
+
+        def on_end(self, ev):
+            if on_end is not None:
+                on_end(ev)
+
+    return Forward()
 
 
 class _GCPause:
@@ -118,31 +148,12 @@ def _register():
     if _installed:
         return
     pause = _GCPause()
-
-    class Forward(event.Listener):  # Numba registers only its Listener's subclasses
-        def on_start(self, ev):
-            pause.on_start(ev)
-
-        def on_end(self, ev):
-            pause.on_end(ev)
-
-    listener = Forward()
-    event.register("numba:compile", listener)
-    _installed.append(listener)
+    _installed.append(listener(pause.on_start, pause.on_end))
+    event.register("numba:compile", _installed[0])
 
 
 def pause_gc_while_compiling():
     """Pause the cyclic garbage collector while Numba compiles a kernel of the package (module
     docstring), from now on: at once if Numba is loaded, else right after its import."""
-    if _installed:
-        return
-    if "numba" in sys.modules:
-        _register()
-        return
-
-    def then():
-        sys.meta_path[:] = [f for f in sys.meta_path if f is not hook]
-        _register()
-
-    hook = AfterImport("numba", then)
-    sys.meta_path.insert(0, hook)
+    if not _installed:
+        when_imported("numba", _register)
